@@ -1,0 +1,3 @@
+"""carca-bot: rules-exact asynchronous Carcassonne for Discord."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,204 @@
+"""The board: placed tiles and the features they form, merged with union-find.
+
+Every segment of every placed tile is a node. Cities and roads join across
+matching edges, fields across half-edges; a tunnel link joins two roads. Each
+root node holds the `Feature` record of its whole feature, so "which feature,
+how big, is it complete" is a `find` and an attribute read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from carca_bot.engine.catalogue import Kind, Shape
+from carca_bot.engine.geometry import (
+    Pos,
+    around,
+    corner_halves,
+    corner_tiles,
+    facing_half,
+    neighbour,
+    opposite,
+)
+
+ABBEY = "ABBEY"
+OPEN = "."  # no neighbour on that side
+ANY = "*"  # an abbey's wall: matches anything
+
+
+@dataclass(slots=True)
+class Feature:
+    """What we know of a whole feature; lives on its union-find root."""
+
+    kind: Kind
+    tiles: set[Pos]
+    open: int = 0  # unmatched edges plus unlinked tunnel entrances
+    pennants: int = 0
+    cities: list[int] = field(default_factory=list)  # fields: city nodes they touch
+    building: str = ""  # monastery, shrine or abbey
+    pos: Pos = (0, 0)  # buildings and gardens: their square
+
+
+@dataclass(slots=True)
+class PlacedTile:
+    tile: str  # catalogue id, or ABBEY
+    rot: int  # quarter turns
+    shape: Shape | None  # None for an abbey
+    nodes: tuple[int, ...]  # one node per segment (the abbey: its building)
+
+    def node_named(self, name: str) -> int | None:
+        if self.shape is None:
+            return self.nodes[0] if name == "C" else None
+        index = self.shape.names.get(name)
+        return None if index is None else self.nodes[index]
+
+
+class Board:
+    def __init__(self) -> None:
+        self.tiles: dict[Pos, PlacedTile] = {}
+        self.parent: list[int] = []
+        self.features: list[Feature | None] = []
+        self.location: list[tuple[Pos, int]] = []  # node -> (square, segment index)
+        self.frontier: dict[Pos, str] = {}  # empty square -> N E S W constraint letters
+        self.buildings: dict[Pos, str] = {}
+        self.gardens: set[Pos] = set()
+
+    # -- union-find -------------------------------------------------------------
+
+    def find(self, node: int) -> int:
+        parent = self.parent
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    def feature(self, node: int) -> Feature:
+        feat = self.features[self.find(node)]
+        assert feat is not None
+        return feat
+
+    def _union(self, a: int, b: int) -> int:
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return ra
+        fa, fb = self.features[ra], self.features[rb]
+        assert fa is not None and fb is not None
+        if len(fa.tiles) < len(fb.tiles):
+            ra, rb, fa, fb = rb, ra, fb, fa
+        self.parent[rb] = ra
+        fa.tiles |= fb.tiles
+        fa.open += fb.open
+        fa.pennants += fb.pennants
+        fa.cities.extend(fb.cities)
+        self.features[rb] = None
+        return ra
+
+    def _new_node(self, feat: Feature, pos: Pos, index: int) -> int:
+        node = len(self.parent)
+        self.parent.append(node)
+        self.features.append(feat)
+        self.location.append((pos, index))
+        return node
+
+    # -- placing ----------------------------------------------------------------
+
+    def place(self, pos: Pos, shape: Shape) -> list[int]:
+        """Put a tile down and merge it; returns its city and road nodes to check."""
+        nodes: list[int] = []
+        for i, seg in enumerate(shape.segments):
+            feat = Feature(seg.kind, {pos}, open=len(seg.sides) + seg.tunnel,
+                           pennants=seg.pennants, building=seg.building, pos=pos)
+            nodes.append(self._new_node(feat, pos, i))
+        for i, seg in enumerate(shape.segments):
+            if seg.kind is Kind.FIELD and seg.cities:
+                self.feature(nodes[i]).cities.extend(nodes[c] for c in seg.cities)
+        for side in range(4):
+            other = self.tiles.get(neighbour(pos, side))
+            if other is None:
+                continue
+            mine = shape.side_segment[side]
+            if other.shape is None:  # an abbey wall closes the edge without joining
+                if mine is not None:
+                    self.feature(nodes[mine]).open -= 1
+                continue
+            theirs = other.shape.side_segment[opposite(side)]
+            if mine is not None and theirs is not None:
+                root = self._union(nodes[mine], other.nodes[theirs])
+                self.features[root].open -= 2  # type: ignore[union-attr]
+            for half in (2 * side, 2 * side + 1):
+                a = shape.half_segment[half]
+                b = other.shape.half_segment[facing_half(half)]
+                if a is not None and b is not None:
+                    self._union(nodes[a], other.nodes[b])
+        self.tiles[pos] = PlacedTile(shape.tile, shape.rot, shape, tuple(nodes))
+        if shape.building is not None:
+            self.buildings[pos] = shape.segments[shape.building].building
+        if shape.garden is not None:
+            self.gardens.add(pos)
+        self._grow_frontier(pos, shape.edges)
+        return [nodes[i] for i, seg in enumerate(shape.segments)
+                if seg.kind in (Kind.CITY, Kind.ROAD)]
+
+    def place_abbey(self, pos: Pos) -> list[int]:
+        """Fill a hole with an abbey; its walls close the edges around it."""
+        node = self._new_node(Feature(Kind.BUILDING, {pos}, building="abbey", pos=pos), pos, 0)
+        closed: list[int] = []
+        for side in range(4):
+            other = self.tiles.get(neighbour(pos, side))
+            if other is None or other.shape is None:
+                continue
+            theirs = other.shape.side_segment[opposite(side)]
+            if theirs is not None:
+                self.feature(other.nodes[theirs]).open -= 1
+                closed.append(other.nodes[theirs])
+        self.tiles[pos] = PlacedTile(ABBEY, 0, None, (node,))
+        self.buildings[pos] = "abbey"
+        self._grow_frontier(pos, ANY * 4)
+        return closed
+
+    def link_tunnel(self, a: int, b: int) -> int:
+        root = self._union(a, b)
+        self.features[root].open -= 2  # type: ignore[union-attr]
+        return root
+
+    def _grow_frontier(self, pos: Pos, edges: str) -> None:
+        self.frontier.pop(pos, None)
+        for side in range(4):
+            square = neighbour(pos, side)
+            if square in self.tiles:
+                continue
+            key = self.frontier.get(square, OPEN * 4)
+            facing = opposite(side)
+            self.frontier[square] = key[:facing] + edges[side] + key[facing + 1:]
+
+    # -- questions --------------------------------------------------------------
+
+    def neighbours(self, pos: Pos) -> int:
+        return sum(1 for p in around(pos) if p in self.tiles)
+
+    def is_complete(self, node: int) -> bool:
+        feat = self.feature(node)
+        if feat.kind in (Kind.BUILDING, Kind.GARDEN):
+            return self.neighbours(feat.pos) == 8
+        if feat.kind is Kind.FIELD:
+            return False
+        return feat.open == 0
+
+    def holes(self) -> list[Pos]:
+        return [pos for pos, key in self.frontier.items() if OPEN not in key]
+
+    def corner_field(self, pos: Pos, corner: int) -> int | None:
+        """The field node at a corner where four all-field tile corners meet, else None."""
+        node: int | None = None
+        for square, their_corner in corner_tiles(pos, corner):
+            placed = self.tiles.get(square)
+            if placed is None or placed.shape is None:
+                return None
+            a, b = (placed.shape.half_segment[h] for h in corner_halves(their_corner))
+            if a is None or a != b:
+                return None
+            node = placed.nodes[a]
+        return node
+
+    def adjacent_cities(self, field_node: int) -> set[int]:
+        return {self.find(c) for c in self.feature(field_node).cities}

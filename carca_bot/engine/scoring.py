@@ -1,0 +1,72 @@
+"""Points: majorities, what each feature is worth, and the words that explain it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from carca_bot.engine.board import Board, Feature
+from carca_bot.engine.catalogue import Kind
+from carca_bot.engine.geometry import Pos
+
+
+@dataclass(slots=True)
+class Figure:
+    """A figure on the board. `node` is the segment it stands on (a barn: its field)."""
+
+    player: int
+    kind: str  # follower, abbot, mayor, wagon, barn
+    pos: Pos
+    node: int
+    on: str  # the name it was deployed on: a segment name or a corner
+
+
+def figures_on(board: Board, figures: list[Figure], root: int) -> list[Figure]:
+    return [f for f in figures if board.find(f.node) == root]
+
+
+def majority(board: Board, figures: list[Figure], root: int,
+             kinds: tuple[str, ...] = ("follower", "abbot", "mayor", "wagon")) -> tuple[int, ...]:
+    """Players with the greatest strength (> 0) on a feature; mayors count pennants."""
+    feat = board.features[root]
+    assert feat is not None
+    strength: dict[int, int] = {}
+    for fig in figures:
+        if fig.kind in kinds and board.find(fig.node) == root:
+            power = feat.pennants if fig.kind == "mayor" else 1
+            strength[fig.player] = strength.get(fig.player, 0) + power
+    best = max(strength.values(), default=0)
+    if best <= 0:
+        return ()
+    return tuple(sorted(p for p, s in strength.items() if s == best))
+
+
+def feature_name(feat: Feature) -> str:
+    return feat.building if feat.kind is Kind.BUILDING else feat.kind.value
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def feature_points(board: Board, feat: Feature, final: bool) -> tuple[int, str]:
+    """Points a feature is worth now, and how they were counted."""
+    name = feature_name(feat)
+    state = "incomplete" if final else "completed"
+    if feat.kind is Kind.ROAD:
+        n = len(feat.tiles)
+        return n, f"{state} road of {_plural(n, 'tile')} (1 per tile)"
+    if feat.kind is Kind.CITY:
+        n, p = len(feat.tiles), feat.pennants
+        each = 1 if final else 2
+        shown = _plural(n, "tile") + (f" and {_plural(p, 'pennant')}" if p else "")
+        return each * (n + p), f"{state} city of {shown} ({each} per tile and pennant)"
+    if feat.kind in (Kind.BUILDING, Kind.GARDEN):
+        if not final:
+            return 9, f"completed {name} (9)"
+        around = board.neighbours(feat.pos)
+        return 1 + around, f"incomplete {name} with {_plural(around, 'neighbour')} (1 + {around})"
+    raise ValueError(f"no points for a {name}")  # pragma: no cover - fields score by cities
+
+
+def completed_cities(board: Board, field_node: int) -> int:
+    return sum(1 for c in board.adjacent_cities(field_node) if board.is_complete(c))
