@@ -23,10 +23,13 @@ def _replay(args: argparse.Namespace) -> int:
     return status
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Callable[[argparse.Namespace], int]]]:
+Handler = Callable[[argparse.Namespace], int]
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
     parser = argparse.ArgumentParser(prog="carca-bot", description=__doc__)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    handlers: dict[str, Callable[[argparse.Namespace], int]] = {}
+    handlers: dict[str, Handler] = {}
 
     replay = commands.add_parser("replay", help="replay a carca-record/1 file and print the result")
     replay.add_argument("file", help="the record, a JSON file")

@@ -87,7 +87,8 @@ def _load_json_lines(name: str) -> list[dict[str, Any]]:
 
 
 def _wagon_links() -> dict[str, list[list[str]]]:
-    text = resources.files("carca_bot.engine").joinpath("data").joinpath("wagon_links.json").read_text()
+    data = resources.files("carca_bot.engine").joinpath("data")
+    text = data.joinpath("wagon_links.json").read_text("utf-8")
     links: dict[str, list[list[str]]] = json.loads(text)["links"]
     return links
 

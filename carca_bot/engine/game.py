@@ -420,6 +420,14 @@ class Game:
     def _abbot(self, player: int) -> Figure | None:
         return next((f for f in self.figures if f.player == player and f.kind == "abbot"), None)
 
+    def can_recall(self) -> bool:
+        """Whether the active player may take their abbot back this turn."""
+        turn = self.turn
+        if self.phase is not Phase.PLACED or turn is None or turn.deploy or turn.recall:
+            return False
+        abbot = self._abbot(turn.player)
+        return abbot is not None and not self.board.is_complete(abbot.node)
+
     def recall(self, player: int) -> None:
         """Take the abbot back and score its monastery or garden as at the game's end."""
         turn = self._placed_turn(player)
@@ -480,7 +488,7 @@ class Game:
         turn = self.turn
         if self.phase is not Phase.PLACED or turn is None or turn.token is not None:
             return []
-        spots = []
+        spots: list[TokenSpot] = []
         for pos, placed in self.board.tiles.items():
             if placed.shape is None:
                 continue

@@ -24,7 +24,7 @@ def rotations_fitting(tile: TileType, key: str) -> tuple[int, ...]:
     if cached is None:
         cached = tuple(
             r for r, shape in enumerate(tile.shapes)
-            if all(k == OPEN or k == ANY or k == e for k, e in zip(key, shape.edges, strict=True))
+            if all(k in (OPEN, ANY, e) for k, e in zip(key, shape.edges, strict=True))
         )
         _FITS[(tile.id, key)] = cached
     return cached

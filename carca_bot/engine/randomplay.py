@@ -49,13 +49,8 @@ def _figure_and_token(game: Game, player: int, rng: random.Random) -> None:
     choice = rng.randrange(len(options) + 2)
     if choice < len(options):
         game.deploy(player, options[choice].figure, options[choice].on)
-    elif choice == len(options):
-        abbot = any(f.player == player and f.kind == "abbot" for f in game.figures)
-        if abbot:
-            try:
-                game.recall(player)
-            except Exception:  # noqa: BLE001 - a completed building cannot be recalled from
-                pass
+    elif choice == len(options) and game.can_recall():
+        game.recall(player)
 
 
 def random_game(setup: Setup, rng: random.Random) -> Game:

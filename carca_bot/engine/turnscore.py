@@ -245,6 +245,5 @@ def final_scoring(game: Game) -> None:
         holder = game.king if title == "king" else game.robber
         if holder is not None:
             count = game.completed[kind]
-            award((holder,), count, title,
-                  f"the {title.capitalize()}: {count} completed {kind.value}s on the board (1 each)",
-                  ())
+            detail = f"{count} completed {kind.value}s on the board (1 each)"
+            award((holder,), count, title, f"the {title.capitalize()}: {detail}", ())
