@@ -363,13 +363,14 @@ class Game:
         if node is None:
             return f"{on!r} names nothing on the tile just placed", -1
         feat = self.board.feature(node)
+        if feat.kind is Kind.GARDEN and figure != "abbot":
+            return "only an abbot may stand in a garden", -1
         if feat.kind not in ALLOWED_ON[figure]:
             where = KIND_WORDS[feat.kind]
             if feat.kind is Kind.BUILDING:
                 where = f"a {feat.building}"
-            return f"a {figure} cannot stand on {where}", -1
-        if feat.kind is Kind.GARDEN and figure != "abbot":
-            return "only an abbot may stand in a garden", -1
+            article = "an" if figure[0] in "aeiou" else "a"
+            return f"{article} {figure} cannot stand on {where}", -1
         root = self.board.find(node)
         if any(self.board.find(f.node) == root for f in self.figures):
             return f"that {feat.kind.value} is already occupied", -1
