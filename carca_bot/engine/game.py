@@ -112,6 +112,7 @@ class Game:
         self.events: list[Event] = []
         self.history: list[dict[str, Any]] = []
         self.river = River()
+        self.last_placed: tuple[Pos, int] | None = None  # square and player of the newest tile
         self._deal()
 
     # -- setup ------------------------------------------------------------------
@@ -295,6 +296,7 @@ class Game:
         if self.catalogue[tile].is_river:
             self.river.advance(pos, shape)
         touched = self.board.place(pos, shape)
+        self.last_placed = (pos, player)
         self.turn = Turn(player, tile, pos, rot, touched)
         self.phase = Phase.PLACED
 
@@ -312,6 +314,7 @@ class Game:
             raise IllegalMove(f"the abbey cannot go at {list(pos)}: {problem}")
         self.hand[player]["abbey"] -= 1
         touched = self.board.place_abbey(pos)
+        self.last_placed = (pos, player)
         self.turn = Turn(player, ABBEY, pos, 0, touched)
         self.phase = Phase.PLACED
 
@@ -697,6 +700,16 @@ class Game:
         if self.setup.has("tunnel"):
             held["tokens"] = sum(self.tokens[player])
         return held
+
+    def tokens_on_board(self) -> list[tuple[Pos, str, int, int]]:
+        """Every tunnel token placed: square, entrance side, owner, pair."""
+        placed = []
+        for node, (player, pair) in self.entrances.items():
+            pos, index = self.board.location[node]
+            shape = self.board.tiles[pos].shape
+            assert shape is not None
+            placed.append((pos, shape.segments[index].name, player, pair))
+        return sorted(placed)
 
     def owners(self, node: int) -> tuple[int, ...]:
         return majority(self.board, self.figures, self.board.find(node))

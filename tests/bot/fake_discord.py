@@ -1,0 +1,265 @@
+"""A local server that plays Discord's part, so the real discord.py code runs offline.
+
+discord.py's HTTP client is pointed at this server (`Route.BASE`); interactions go in
+through the client's real gateway parser (`ConnectionState.parse_interaction_create`)
+shaped as Discord sends them, and every HTTP request discord.py makes comes out here,
+recorded with its JSON body or multipart parts, for tests to assert.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+from discord import http as discord_http
+
+APP_ID = 900000000000000001
+BOT_ID = 900000000000000002
+GUILD_ID = 800000000000000001
+TIMESTAMP = "2026-11-22T10:00:00.000000+00:00"
+
+
+@dataclass
+class Part:
+    name: str
+    filename: str | None
+    content_type: str | None
+    data: bytes
+
+
+@dataclass
+class Request:
+    """One request discord.py sent."""
+
+    method: str
+    path: str  # without the /api/v10 prefix
+    query: dict[str, str]
+    json: Any = None
+    files: list[Part] = field(default_factory=list)
+
+    @property
+    def flags(self) -> int:
+        body = self.json or {}
+        inner = body.get("data", body) if isinstance(body, dict) else {}
+        return int((inner or {}).get("flags", 0) or 0)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & 64)
+
+    @property
+    def content(self) -> str:
+        body = self.json or {}
+        inner = body.get("data", body) if isinstance(body, dict) else {}
+        return str((inner or {}).get("content") or "")
+
+
+def user_payload(user_id: int, name: str) -> dict[str, Any]:
+    return {"id": str(user_id), "username": name.lower(), "discriminator": "0",
+            "global_name": name, "avatar": None, "bot": user_id == BOT_ID}
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    # discord.py reads a body as JSON only when the content type is exactly this.
+    return web.Response(body=json.dumps(data).encode(), status=status,
+                        headers={"Content-Type": "application/json"})
+
+
+class FakeDiscord:
+    """Discord's REST API as far as the bot uses it; records what it is sent."""
+
+    def __init__(self) -> None:
+        self.requests: list[Request] = []
+        self.arrived = asyncio.Event()
+        self._ids = itertools.count(700000000000000001)
+        self._runner: web.AppRunner | None = None
+        self.base = ""
+        self.fail_next: int | None = None  # answer the next request with this status
+
+    # -- running ------------------------------------------------------------------
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._handle)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.base = f"http://127.0.0.1:{port}/api/v10"
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @contextmanager
+    def routed(self) -> Iterator[None]:
+        """Point discord.py's HTTP client (and its webhooks) at this server."""
+        old = discord_http.Route.BASE
+        discord_http.Route.BASE = self.base
+        try:
+            yield
+        finally:
+            discord_http.Route.BASE = old
+
+    # -- waiting and asserting ----------------------------------------------------
+
+    def new_id(self) -> int:
+        return next(self._ids)
+
+    def since(self, start: int) -> list[Request]:
+        return self.requests[start:]
+
+    async def wait_for(self, count: int, timeout: float = 10.0) -> list[Request]:
+        """Wait until at least `count` requests have arrived in all; returns them all."""
+        async def enough() -> None:
+            while len(self.requests) < count:
+                self.arrived.clear()
+                await self.arrived.wait()
+        await asyncio.wait_for(enough(), timeout)
+        return self.requests
+
+    # -- the API --------------------------------------------------------------------
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["tail"]
+        recorded = Request(request.method, path, dict(request.query))
+        if request.content_type.startswith("multipart/"):
+            reader = await request.multipart()
+            while (part := await reader.next()) is not None:
+                data = await part.read()  # type: ignore[union-attr]
+                name = part.name or ""
+                if name == "payload_json":
+                    recorded.json = json.loads(data)
+                else:
+                    recorded.files.append(Part(name, part.filename, part.headers.get(
+                        "Content-Type"), bytes(data)))
+        elif request.can_read_body:
+            recorded.json = await request.json()
+        self.requests.append(recorded)
+        self.arrived.set()
+        if self.fail_next is not None:
+            status, self.fail_next = self.fail_next, None
+            return _json({"message": "simulated failure", "code": 0}, status)
+        return _json(self._answer(recorded))
+
+    def _answer(self, req: Request) -> Any:
+        parts = req.path.strip("/").split("/")
+        if req.path == "/users/@me":
+            return user_payload(BOT_ID, "CarcaBot")
+        if req.path == "/oauth2/applications/@me":
+            return {"id": str(APP_ID), "name": "carca-bot", "description": "", "icon": None,
+                    "bot_public": True, "bot_require_code_grant": False, "verify_key": "0",
+                    "owner": user_payload(1, "Owner"), "flags": 0}
+        if parts[0] == "applications" and parts[-1] == "commands" and req.method == "PUT":
+            return [dict(cmd, id=str(self.new_id()), application_id=str(APP_ID), version="1")
+                    for cmd in req.json]
+        if parts[0] == "interactions" and parts[-1] == "callback":
+            return self._callback(int(parts[1]), req)
+        if parts[0] == "webhooks" or (parts[0] == "channels" and parts[-1] == "messages"):
+            channel = int(parts[1]) if parts[0] == "channels" else 0
+            return self.message(req, channel)
+        if parts[0] == "channels" and parts[-1] == "threads":
+            return {"id": str(self.new_id()), "type": 11, "guild_id": str(GUILD_ID),
+                    "name": (req.json or {}).get("name", "thread"), "parent_id": parts[1],
+                    "owner_id": str(BOT_ID), "thread_metadata": {
+                        "archived": False, "auto_archive_duration": 10080, "locked": False,
+                        "archive_timestamp": TIMESTAMP}}
+        return {}
+
+    def message(self, req: Request, channel: int) -> dict[str, Any]:
+        body = req.json or {}
+        body = body.get("data", body) if isinstance(body, dict) else {}
+        attachments = [{"id": str(self.new_id()), "filename": f.filename or "file",
+                        "size": len(f.data), "url": "https://cdn.invalid/" + (f.filename or ""),
+                        "proxy_url": "https://cdn.invalid/p", "content_type": f.content_type}
+                       for f in req.files]
+        return {"id": str(self.new_id()), "channel_id": str(channel), "type": 0,
+                "content": body.get("content") or "", "author": user_payload(BOT_ID, "CarcaBot"),
+                "attachments": attachments, "embeds": body.get("embeds") or [],
+                "mentions": [], "mention_roles": [], "pinned": False, "mention_everyone": False,
+                "tts": False, "timestamp": TIMESTAMP, "edited_timestamp": None,
+                "flags": body.get("flags") or 0, "components": body.get("components") or []}
+
+    def _callback(self, interaction_id: int, req: Request) -> dict[str, Any]:
+        kind = int((req.json or {}).get("type", 0))
+        flags = req.flags
+        answer: dict[str, Any] = {"interaction": {
+            "id": str(interaction_id), "type": 2, "response_message_loading": kind == 5,
+            "response_message_ephemeral": bool(flags & 64)}}
+        if kind in (4, 7):
+            answer["resource"] = {"type": kind, "message": self.message(req, 0)}
+        else:
+            answer["resource"] = {"type": kind}
+        return answer
+
+
+class Interactions:
+    """Builds interaction payloads shaped as Discord's gateway sends them."""
+
+    def __init__(self, fake: FakeDiscord, channel_id: int = 810000000000000001) -> None:
+        self.fake = fake
+        self.channel_id = channel_id
+
+    def base(self, kind: int, user: tuple[int, str], *, permissions: int = 0,
+             channel_id: int | None = None, size_limit: int = 10 * 1024 * 1024
+             ) -> dict[str, Any]:
+        user_id, name = user
+        channel = channel_id or self.channel_id
+        iid = self.fake.new_id()
+        return {
+            "id": str(iid), "application_id": str(APP_ID), "type": kind,
+            "token": f"token-{iid}", "version": 1, "guild_id": str(GUILD_ID),
+            "channel_id": str(channel),
+            "channel": {"id": str(channel), "type": 0, "guild_id": str(GUILD_ID),
+                        "name": "carcassonne", "position": 0, "permission_overwrites": [],
+                        "nsfw": False, "parent_id": None},
+            "member": {"user": user_payload(user_id, name), "roles": [], "joined_at": TIMESTAMP,
+                       "deaf": False, "mute": False, "permissions": str(permissions), "flags": 0,
+                       "nick": None, "avatar": None},
+            "app_permissions": str((1 << 11) | (1 << 15) | (1 << 10) | (1 << 35)),
+            "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
+            "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
+            "attachment_size_limit": size_limit,
+        }
+
+    def command(self, user: tuple[int, str], sub: str, focused: str | None = None,
+                **options: Any) -> dict[str, Any]:
+        """A `/carc SUB option=value ...` command, or its autocomplete when `focused`."""
+        payload = self.base(4 if focused else 2, user, permissions=options.pop("_perms", 0),
+                            channel_id=options.pop("_channel", None),
+                            size_limit=options.pop("_size_limit", 10 * 1024 * 1024))
+        opts = []
+        for name, value in options.items():
+            kind = 4 if isinstance(value, int) and not isinstance(value, bool) else (
+                5 if isinstance(value, bool) else 3)
+            opt: dict[str, Any] = {"type": kind, "name": name, "value": value}
+            if name == focused:
+                opt["focused"] = True
+            opts.append(opt)
+        payload["data"] = {"id": str(APP_ID + 7), "name": "carc", "type": 1,
+                           "options": [{"type": 1, "name": sub, "options": opts}]}
+        return payload
+
+    def component(self, user: tuple[int, str], custom_id: str, *, kind: int = 2,
+                  values: list[str] | None = None, message_id: int | None = None
+                  ) -> dict[str, Any]:
+        payload = self.base(3, user)
+        payload["data"] = {"custom_id": custom_id, "component_type": kind}
+        if values is not None:
+            payload["data"]["values"] = values
+        payload["message"] = {
+            "id": str(message_id or self.fake.new_id()), "channel_id": str(self.channel_id),
+            "type": 0, "content": "", "author": user_payload(BOT_ID, "CarcaBot"),
+            "attachments": [], "embeds": [], "mentions": [], "mention_roles": [],
+            "pinned": False, "mention_everyone": False, "tts": False, "timestamp": TIMESTAMP,
+            "edited_timestamp": None, "flags": 0, "components": []}
+        return payload
