@@ -571,10 +571,11 @@ class Game:
                                      detail="the wagon returns to hand"))
             self.history.append({"by": self._name(player), "wagon": "return"})
         else:
-            if (pos, on) not in self.legal_wagon_moves():
+            placed = self.board.tiles.get(pos)
+            node = placed.node_named(on) if placed is not None else None
+            legal = {(p, self.board.tiles[p].node_named(n)) for p, n in self.legal_wagon_moves()}
+            if node is None or (pos, node) not in legal:  # any name of the segment will do
                 raise IllegalMove(self._wagon_refusal(wagon, pos, on))
-            node = self.board.tiles[pos].node_named(on)
-            assert node is not None
             self.figures.append(Figure(player, "wagon", pos, node, on))
             self.events.append(Event("wagon_moved", (player,), tiles=(pos,),
                                      detail=f"the wagon moves to {on} at {list(pos)}"))
