@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,6 +27,38 @@ def _replay(args: argparse.Namespace) -> int:
 Handler = Callable[[argparse.Namespace], int]
 
 
+def _run(args: argparse.Namespace) -> int:
+    from carca_bot.bot.config import NO_TOKEN_HELP, ConfigError, Settings
+
+    try:
+        settings = Settings.from_env()
+    except ConfigError as exc:
+        print(f"carca-bot: {exc}", file=sys.stderr)
+        return 2
+    if settings.token is None:
+        print(NO_TOKEN_HELP, file=sys.stderr)
+        if sys.stdin.isatty():
+            answer = input("Watch a local demo game now? [y/N] ").strip().lower()
+            if answer in ("y", "yes"):
+                return main(["local", "--demo"])
+        return 1
+    from carca_bot.bot.client import CarcaBot
+
+    logging.basicConfig(level=settings.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    CarcaBot(settings).run(settings.token, log_handler=None)
+    return 0
+
+
+def _local(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from carca_bot.local import run
+    from carca_bot.render.board import render_board
+
+    return asyncio.run(run(args, render_board))
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
     parser = argparse.ArgumentParser(prog="carca-bot", description=__doc__)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -34,6 +67,16 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
     replay = commands.add_parser("replay", help="replay a carca-record/1 file and print the result")
     replay.add_argument("file", help="the record, a JSON file")
     handlers["replay"] = _replay
+
+    run = commands.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
+    run.set_defaults()
+    handlers["run"] = _run
+
+    from carca_bot.local import add_arguments
+
+    local = commands.add_parser("local", help="play in this terminal, without Discord")
+    add_arguments(local)
+    handlers["local"] = _local
     return parser, handlers
 
 

@@ -44,8 +44,11 @@ def feature_name(feat: Feature) -> str:
     return feat.building if feat.kind is Kind.BUILDING else feat.kind.value
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def plural(n: int, word: str) -> str:
+    """'1 city', '2 cities', '3 tiles'."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
 
 
 def feature_points(board: Board, feat: Feature, final: bool) -> tuple[int, str]:
@@ -54,17 +57,17 @@ def feature_points(board: Board, feat: Feature, final: bool) -> tuple[int, str]:
     state = "incomplete" if final else "completed"
     if feat.kind is Kind.ROAD:
         n = len(feat.tiles)
-        return n, f"{state} road of {_plural(n, 'tile')} (1 per tile)"
+        return n, f"{state} road of {plural(n, 'tile')} (1 per tile)"
     if feat.kind is Kind.CITY:
         n, p = len(feat.tiles), feat.pennants
         each = 1 if final else 2
-        shown = _plural(n, "tile") + (f" and {_plural(p, 'pennant')}" if p else "")
+        shown = plural(n, "tile") + (f" and {plural(p, 'pennant')}" if p else "")
         return each * (n + p), f"{state} city of {shown} ({each} per tile and pennant)"
     if feat.kind in (Kind.BUILDING, Kind.GARDEN):
         if not final:
             return 9, f"completed {name} (9)"
         around = board.neighbours(feat.pos)
-        return 1 + around, f"incomplete {name} with {_plural(around, 'neighbour')} (1 + {around})"
+        return 1 + around, f"incomplete {name} with {plural(around, 'neighbour')} (1 + {around})"
     raise ValueError(f"no points for a {name}")  # pragma: no cover - fields score by cities
 
 

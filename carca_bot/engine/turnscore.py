@@ -20,6 +20,7 @@ from carca_bot.engine.scoring import (
     feature_points,
     figures_on,
     majority,
+    plural,
 )
 from carca_bot.engine.wagons import PendingWagon
 
@@ -154,7 +155,7 @@ class TurnScorer:
             feat = board.features[root]
             assert feat is not None
             self._award(majority(board, game.figures, root, FOLLOWER), per_city * cities, "field",
-                        f"{why}: {cities} completed cities ({per_city} per city)",
+                        f"{why}: {plural(cities, 'completed city')} ({per_city} per city)",
                         tuple(sorted(feat.tiles)), complete=False)
             for farmer in farmers:
                 game.figures.remove(farmer)
@@ -234,16 +235,17 @@ def final_scoring(game: Game) -> None:
             if feat.kind is not Kind.FIELD:
                 continue
             players = majority(board, game.figures, root, kinds)
-            if not players:
-                continue
             cities = completed_cities(board, root)
+            if not players or not cities:
+                continue  # a field touching no completed city gives nothing to tell
             who = "farmers" if word == "field" else "barn"
             award(players, per_city * cities, word,
-                  f"{who} in a field touching {cities} completed cities ({per_city} per city)",
+                  f"{who} in a field touching {plural(cities, 'completed city')} "
+                  f"({per_city} per city)",
                   tuple(sorted(feat.tiles)))
     for title, kind in (("king", Kind.CITY), ("robber", Kind.ROAD)):
         holder = game.king if title == "king" else game.robber
         if holder is not None:
             count = game.completed[kind]
-            detail = f"{count} completed {kind.value}s on the board (1 each)"
+            detail = f"{plural(count, 'completed ' + kind.value)} on the board (1 each)"
             award((holder,), count, title, f"the {title.capitalize()}: {detail}", ())

@@ -60,6 +60,15 @@ class Request:
         return str((inner or {}).get("content") or "")
 
 
+def sniff(data: bytes) -> str:
+    """The content type Discord gives an attachment, from its first bytes."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if data.lstrip()[:1] in (b"{", b"["):
+        return "application/json; charset=utf-8"
+    return "application/octet-stream"
+
+
 def user_payload(user_id: int, name: str) -> dict[str, Any]:
     return {"id": str(user_id), "username": name.lower(), "discriminator": "0",
             "global_name": name, "avatar": None, "bot": user_id == BOT_ID}
@@ -180,7 +189,7 @@ class FakeDiscord:
         body = body.get("data", body) if isinstance(body, dict) else {}
         attachments = [{"id": str(self.new_id()), "filename": f.filename or "file",
                         "size": len(f.data), "url": "https://cdn.invalid/" + (f.filename or ""),
-                        "proxy_url": "https://cdn.invalid/p", "content_type": f.content_type}
+                        "proxy_url": "https://cdn.invalid/p", "content_type": sniff(f.data)}
                        for f in req.files]
         return {"id": str(self.new_id()), "channel_id": str(channel), "type": 0,
                 "content": body.get("content") or "", "author": user_payload(BOT_ID, "CarcaBot"),
@@ -238,7 +247,16 @@ class Interactions:
                             channel_id=options.pop("_channel", None),
                             size_limit=options.pop("_size_limit", 10 * 1024 * 1024))
         opts = []
+        resolved: dict[str, Any] = {}
         for name, value in options.items():
+            if isinstance(value, tuple):  # a user option: (id, name), resolved as Discord does
+                user_id, user_name = value
+                resolved.setdefault("users", {})[str(user_id)] = user_payload(user_id, user_name)
+                resolved.setdefault("members", {})[str(user_id)] = {
+                    "roles": [], "joined_at": TIMESTAMP, "deaf": False, "mute": False,
+                    "permissions": "0", "flags": 0, "nick": None, "avatar": None}
+                opts.append({"type": 6, "name": name, "value": str(user_id)})
+                continue
             kind = 4 if isinstance(value, int) and not isinstance(value, bool) else (
                 5 if isinstance(value, bool) else 3)
             opt: dict[str, Any] = {"type": kind, "name": name, "value": value}
@@ -247,19 +265,34 @@ class Interactions:
             opts.append(opt)
         payload["data"] = {"id": str(APP_ID + 7), "name": "carc", "type": 1,
                            "options": [{"type": 1, "name": sub, "options": opts}]}
+        if resolved:
+            payload["data"]["resolved"] = resolved
         return payload
 
     def component(self, user: tuple[int, str], custom_id: str, *, kind: int = 2,
-                  values: list[str] | None = None, message_id: int | None = None
-                  ) -> dict[str, Any]:
+                  values: list[str] | None = None, message_id: int | None = None,
+                  rows: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """A click on a component of a message; Discord sends the message's components too.
+
+        `rows` are the components as the bot posted them; without them, one row holding
+        just the clicked component is made up.
+        """
         payload = self.base(3, user)
         payload["data"] = {"custom_id": custom_id, "component_type": kind}
         if values is not None:
             payload["data"]["values"] = values
+        if rows is None:
+            if kind == 2:
+                item: dict[str, Any] = {"type": 2, "style": 1, "label": "button",
+                                        "custom_id": custom_id}
+            else:
+                item = {"type": 3, "custom_id": custom_id, "min_values": 1, "max_values": 1,
+                        "options": [{"label": v, "value": v} for v in values or []]}
+            rows = [{"type": 1, "components": [item]}]
         payload["message"] = {
             "id": str(message_id or self.fake.new_id()), "channel_id": str(self.channel_id),
             "type": 0, "content": "", "author": user_payload(BOT_ID, "CarcaBot"),
             "attachments": [], "embeds": [], "mentions": [], "mention_roles": [],
             "pinned": False, "mention_everyone": False, "tts": False, "timestamp": TIMESTAMP,
-            "edited_timestamp": None, "flags": 0, "components": []}
+            "edited_timestamp": None, "flags": 0, "components": rows}
         return payload

@@ -1,0 +1,297 @@
+"""What each command and button does: service calls in, messages out. No rule is decided here.
+
+Every interaction is deferred first (Discord wants an answer within 3 seconds),
+then the service acts, the board is rendered off the event loop, and a follow-up
+carries the result. Refusals and previews are ephemeral; confirmed moves are public.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from carca_bot.bot import text
+from carca_bot.bot.buttons import row_for
+from carca_bot.bot.parse import square
+from carca_bot.engine.game import Game
+from carca_bot.service import (
+    BadInput,
+    Choices,
+    GameMovedOn,
+    NotAllowed,
+    ServiceError,
+    TurnView,
+    User,
+    Where,
+)
+
+if TYPE_CHECKING:
+    from carca_bot.bot.client import CarcaBot
+
+log = logging.getLogger("carca_bot.commands")
+MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True,
+                                        replied_user=False)
+
+
+@dataclass
+class Reply:
+    """What to send back: words, and optionally the board, a "your tile" image, a file."""
+
+    content: str
+    public: bool = False
+    board: Game | None = None
+    your_tile: tuple[Game, str] | None = None
+    view: TurnView | None = None  # the state the components are built for
+    choices: Choices | None = None
+    file: discord.File | None = None
+
+
+def who(interaction: discord.Interaction[Any]) -> User:
+    user = interaction.user
+    return User(str(user.id), getattr(user, "display_name", None) or user.name)
+
+
+def where(interaction: discord.Interaction[Any]) -> Where:
+    return Where(str(interaction.guild_id or 0), str(interaction.channel_id or 0))
+
+
+def is_admin(interaction: discord.Interaction[Any]) -> bool:
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.administrator)
+
+
+Work = Callable[[], Awaitable[Reply]]
+
+
+class Actions:
+    def __init__(self, bot: CarcaBot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+    # -- the reply cycle ----------------------------------------------------------
+
+    async def run(self, interaction: discord.Interaction[Any], name: str, work: Work, *,
+                  public: bool) -> None:
+        """Defer, do the work, answer; log one line with the outcome and latency."""
+        started = time.perf_counter()
+        outcome = "ok"
+        game_id: int | None = None
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        try:
+            reply = await work()
+            game_id = reply.view.game_id if reply.view else None
+            await self.send(interaction, reply)
+        except GameMovedOn as exc:
+            outcome = "moved_on"
+            await self.refuse(interaction, public, "The game moved on before your command "
+                              f"arrived: {exc.message}\n\n{text.status_text(exc.view)}")
+        except ServiceError as exc:
+            outcome = type(exc).__name__
+            await self.refuse(interaction, public, exc.message[:1].upper() + exc.message[1:])
+        finally:
+            log.info("command=%s user=%s guild=%s channel=%s game=%s outcome=%s ms=%.1f",
+                     name, interaction.user.id, interaction.guild_id, interaction.channel_id,
+                     game_id, outcome, (time.perf_counter() - started) * 1000)
+            self.bot.latencies.append(time.perf_counter() - started)
+
+    async def refuse(self, interaction: discord.Interaction[Any], public: bool,
+                     message: str) -> None:
+        if public:  # the "thinking" placeholder is public: remove it, answer privately
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+        await interaction.followup.send(text.clip(message), ephemeral=True)
+
+    async def send(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
+        limit = interaction.filesize_limit
+        files: list[discord.File] = []
+        if reply.board is not None:
+            png = await self.bot.render_board(reply.board, limit)
+            files.append(discord.File(io.BytesIO(png), filename="board.png",
+                                      description="The board"))
+        if reply.your_tile is not None:
+            png = await self.bot.render_your_tile(*reply.your_tile)
+            files.append(discord.File(io.BytesIO(png), filename="your-tile.png",
+                                      description="Your tile and where it fits"))
+        if reply.file is not None:
+            files.append(reply.file)
+        components = None
+        if reply.view is not None:
+            components = row_for(reply.view, reply.choices, private=not reply.public)
+        kwargs: dict[str, Any] = {"files": files, "ephemeral": not reply.public,
+                                  "allowed_mentions": MENTION_USERS}
+        if components is not None and components.children:
+            kwargs["view"] = components
+        await interaction.followup.send(text.clip(reply.content), **kwargs)
+
+    # -- building replies -----------------------------------------------------------
+
+    async def public_move(self, view: TurnView, actor: str | None) -> Reply:
+        """After a confirmed move: the board, what happened, who is next."""
+        board = await self.service.game(view.where, view.game_id)
+        choices = await self._choices_of_next(view)
+        return Reply(text.public_update(view, actor), public=True, board=board, view=view,
+                     choices=choices)
+
+    async def _choices_of_next(self, view: TurnView) -> Choices | None:
+        """The wagon owner's targets, so the public post can carry a wagon menu."""
+        if view.must != "wagon" or view.deciding is None or view.deciding.user_id is None:
+            return None
+        try:
+            result: Choices = await self.service.legal_moves(
+                view.where, User(view.deciding.user_id, view.deciding.name))
+        except ServiceError:
+            return None
+        return result
+
+    async def private_step(self, interaction: discord.Interaction[Any], view: TurnView) -> Reply:
+        """After a step of one's own turn: a private preview with rotate/confirm/undo."""
+        board = await self.service.game(view.where, view.game_id)
+        choices = None
+        if view.must == "finish":
+            choices = await self.service.legal_moves(view.where, who(interaction))
+        if view.must == "place" and view.tile:
+            return await self.your_tile(interaction, view)
+        return Reply(text.private_update(view), board=board, view=view, choices=choices)
+
+    async def your_tile(self, interaction: discord.Interaction[Any], view: TurnView) -> Reply:
+        game = await self.service.game(view.where, view.game_id)
+        if view.tile is None or game is None:
+            return Reply(text.private_update(view), view=view)
+        content = (f"Your tile is **{view.tile}**. The marked squares are where it fits; "
+                   "place it with `/carc place` (square and rotation).")
+        return Reply(content, your_tile=(game, view.tile), view=view)
+
+    async def after(self, interaction: discord.Interaction[Any], view: TurnView,
+                    actor: str) -> Reply:
+        """Public post when the command ended a move, else the actor's private preview."""
+        if view.must in ("finish",) or (view.must == "place" and view.tile is not None):
+            return await self.private_step(interaction, view)
+        return await self.public_move(view, actor)
+
+    # -- buttons and menus ------------------------------------------------------------
+
+    async def _check_game(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        view: TurnView = await self.service.status(where(interaction), str(interaction.user.id))
+        if view.game_id != game_id:
+            raise NotAllowed(f"this button belongs to game #{game_id}, which is no longer the "
+                             "game in this channel")
+
+    async def button(self, interaction: discord.Interaction[Any], action: str, game_id: int,
+                     version: int) -> None:
+        place, user, svc = where(interaction), who(interaction), self.service
+        public = action in ("confirm", "join", "start", "skip", "return")
+
+        async def work() -> Reply:
+            await self._check_game(interaction, game_id)
+            if action == "board":
+                view = await svc.status(place, user.id)
+                board = await svc.game(place, view.game_id)
+                return Reply(text.status_text(view), board=board)
+            if action == "tile":
+                return await self.your_tile(interaction, await svc.begin_turn(place, user))
+            if action == "draw":
+                return await self.your_tile(interaction, await svc.draw(place, user, version))
+            if action == "abbey":
+                choices = await svc.legal_moves(place, user)
+                holes = ", ".join(f"{x},{y}" for x, y in choices.abbey_squares) or "none"
+                return Reply(f"Holes for your abbey: {holes}. Place it with `/carc abbey`.")
+            if action == "confirm":
+                return await self.public_move(await svc.confirm(place, user, version),
+                                              user.name)
+            if action == "undo":
+                return await self.private_step(interaction, await svc.undo(place, user, version))
+            if action == "rotate":
+                return await self.private_step(interaction, await self.rotate(place, user,
+                                                                              version))
+            if action == "join":
+                view = await svc.join(place, user)
+                return Reply(f"{user.name} joined. {view.prompt}.", public=True, view=view)
+            if action == "start":
+                view = await svc.start(place, user)
+                return await self.public_move(view, None)
+            if action == "skip":
+                return await self.public_move(await svc.skip_abbey(place, user, version),
+                                              user.name)
+            if action == "return":
+                return await self.public_move(await svc.return_wagon(place, user, version),
+                                              user.name)
+            raise BadInput("that button does nothing any more")
+
+        await self.run(interaction, f"button:{action}", work, public=public)
+
+    async def rotate(self, place: Where, user: User, version: int) -> TurnView:
+        """Turn the placed tile to its next legal rotation on the same square."""
+        game = await self.service.game(place)
+        turn = game.turn if game is not None else None
+        if turn is None or turn.tile == "ABBEY":
+            raise BadInput("there is no placed tile to rotate")
+        pos, rot = turn.pos, turn.rot
+        view = await self.service.undo(place, user, version)
+        choices: Choices = await self.service.legal_moves(place, user)
+        rots = sorted(r for x, y, r in choices.placements if (x, y) == pos)
+        following = [r for r in rots if r > rot * 90] or rots
+        if not following:
+            raise BadInput("the tile fits that square in no other way")
+        view = await self.service.place_tile(place, user, pos[0], pos[1], following[0],
+                                             view.version)
+        result: TurnView = view
+        return result
+
+    async def select(self, interaction: discord.Interaction[Any], action: str, game_id: int,
+                     version: int, value: str) -> None:
+        place, user, svc = where(interaction), who(interaction), self.service
+
+        async def work() -> Reply:
+            await self._check_game(interaction, game_id)
+            if action == "pick":
+                figure, _, on = value.partition(":")
+                if figure == "recall":
+                    view = await svc.recall(place, user, version)
+                else:
+                    view = await svc.deploy(place, user, figure, on, version)
+                return await self.private_step(interaction, view)
+            if value == "return":
+                return await self.public_move(await svc.return_wagon(place, user, version),
+                                              user.name)
+            x, y = square(value)
+            on = value.split()[-1]
+            return await self.public_move(await svc.move_wagon(place, user, x, y, on, version),
+                                          user.name)
+
+        await self.run(interaction, f"select:{action}", work, public=action == "wagon")
+
+    # -- whole-game replies -------------------------------------------------------------
+
+    async def export(self, interaction: discord.Interaction[Any]) -> Reply:
+        record = await self.service.export(where(interaction))
+        data = json.dumps(record, indent=1).encode()
+        view: TurnView = await self.service.status(where(interaction), str(interaction.user.id))
+        name = f"carcassonne-game-{view.game_id}.json"
+        return Reply(f"The record of game #{view.game_id} (`carca-record/1`): replay it with "
+                     f"`carca-bot replay {name}`.",
+                     file=discord.File(io.BytesIO(data), filename=name))
+
+    async def score_details(self, interaction: discord.Interaction[Any]) -> Reply:
+        place = where(interaction)
+        view: TurnView = await self.service.status(place, str(interaction.user.id))
+        game = await self.service.game(place, view.game_id)
+        if game is None:
+            return Reply("The game has not started yet.")
+        names = game.players
+        lines = [f"Scores: {text.scores_line(view)}", "Latest scoring:"]
+        scored = [e for e in game.events if e.kind in ("score", "challenge", "king", "robber")]
+        lines.extend(f"• {e.describe(names)}" for e in scored[-15:])
+        if len(lines) == 2:
+            lines.append("• nothing scored yet")
+        return Reply("\n".join(lines), view=view)

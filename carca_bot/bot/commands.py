@@ -1,0 +1,315 @@
+"""The `/carc` command group: one subcommand per thing a player or admin does."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from carca_bot.bot import text
+from carca_bot.bot.actions import Reply, is_admin, where, who
+from carca_bot.bot.autocomplete import Autocomplete
+from carca_bot.bot.help import RULES_TEXT
+from carca_bot.bot.parse import MAX_TEXT, expansions, square, square_and_name
+from carca_bot.service import BadInput, GameOptions, ServiceError, TurnOrder, TurnView
+
+if TYPE_CHECKING:
+    from carca_bot.bot.client import CarcaBot
+
+Interaction = discord.Interaction[Any]
+ROTATIONS: list[app_commands.Choice[int]] = [
+    app_commands.Choice(name=f"{d}°", value=d) for d in (0, 90, 180, 270)]
+FIGURES: list[app_commands.Choice[str]] = [app_commands.Choice(name=n.capitalize(), value=n)
+                                           for n in ("follower", "abbot", "mayor", "wagon")]
+CORNERS: list[app_commands.Choice[str]] = [app_commands.Choice(name=c, value=c)
+                                           for c in ("NW", "NE", "SE", "SW")]
+WAGON_RULES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name="c2: a feature on its tile or the 8 around (default)", value="c2"),
+    app_commands.Choice(name="c1: a feature connected to the scored one", value="c1")]
+
+
+def build_group(bot: CarcaBot) -> app_commands.Group:
+    group = app_commands.Group(name="carc", description="Carcassonne in this channel",
+                               guild_only=True)
+    act, svc, ac = bot.actions, bot, Autocomplete(bot)
+
+    def service() -> Any:
+        return svc.service
+
+    # -- lobby ----------------------------------------------------------------------
+
+    @group.command(name="create", description="Open a game in this channel (or a new thread)")
+    @app_commands.describe(
+        expansions="Comma-separated: river, abbot, abbey_mayor, king_robber, cult, tunnel, "
+                   "or all",
+        wagon="Wagon movement rule (Abbey & Mayor)", timer_hours="Hours per turn (0: none)",
+        auto_play="When the timer runs out, play the turn for the player",
+        thread="Start the game in a new thread", players="Most players (1-6)")
+    @app_commands.choices(wagon=WAGON_RULES)
+    @app_commands.autocomplete(expansions=ac.expansions)
+    async def create(interaction: Interaction, expansions: str | None = None,
+                     wagon: str = "c2", timer_hours: app_commands.Range[int, 0, 720] = 0,
+                     auto_play: bool = False, thread: bool = False,
+                     players: app_commands.Range[int, 1, 6] = 6) -> None:
+        async def work() -> Reply:
+            chosen = _expansions(expansions)
+            timer = timer_hours * 3600 or bot.settings.default_timer
+            options = GameOptions(expansions=chosen, wagon_rule=wagon, turn_timer=timer,
+                                  auto_play=auto_play and timer is not None,
+                                  max_players=players)
+            place = where(interaction)
+            if thread:
+                place = await bot.new_thread(interaction, who(interaction).name)
+            view: TurnView = await service().create(place, who(interaction), options)
+            ex = ", ".join(sorted(chosen)) or "base game"
+            here = f" in <#{place.channel}>" if thread else ""
+            return Reply(f"**{who(interaction).name}** opened Carcassonne game #{view.game_id}"
+                         f"{here} ({ex}). Join with **Join** or `/carc join`; the host starts "
+                         "it with `/carc start`.", public=True, view=view)
+        await act.run(interaction, "create", work, public=True)
+
+    @group.command(name="join", description="Take a seat in this channel's game")
+    async def join(interaction: Interaction) -> None:
+        async def work() -> Reply:
+            view = await service().join(where(interaction), who(interaction))
+            return Reply(f"**{who(interaction).name}** joined. {view.prompt}.", public=True,
+                         view=view)
+        await act.run(interaction, "join", work, public=True)
+
+    @group.command(name="leave", description="Give up your seat before the game starts")
+    async def leave(interaction: Interaction) -> None:
+        async def work() -> Reply:
+            view = await service().leave(where(interaction), who(interaction))
+            return Reply(f"**{who(interaction).name}** left. {view.prompt}.", public=True,
+                         view=view)
+        await act.run(interaction, "leave", work, public=True)
+
+    @group.command(name="start", description="Start the game (host only); seats are shuffled")
+    async def start(interaction: Interaction) -> None:
+        async def work() -> Reply:
+            view = await service().start(where(interaction), who(interaction))
+            return await act.public_move(view, None)
+        await act.run(interaction, "start", work, public=True)
+
+    # -- a turn ---------------------------------------------------------------------
+
+    @group.command(name="tile", description="See the tile you drew and where it fits")
+    async def tile(interaction: Interaction) -> None:
+        async def work() -> Reply:
+            return await act.your_tile(interaction,
+                                       await service().begin_turn(where(interaction),
+                                                                  who(interaction)))
+        await act.run(interaction, "tile", work, public=False)
+
+    @group.command(name="draw", description="Draw a tile (instead of placing your abbey)")
+    async def draw(interaction: Interaction) -> None:
+        async def work() -> Reply:
+            view = await service().draw(where(interaction), who(interaction))
+            return await act.your_tile(interaction, view)
+        await act.run(interaction, "draw", work, public=False)
+
+    @group.command(name="place", description="Place your tile: square, rotation, and "
+                                             "optionally a figure")
+    @app_commands.describe(square="Where: x,y (the board's labels)",
+                           rotation="Clockwise turn of the tile as drawn",
+                           figure="A figure to place on the tile", on="Where the figure goes",
+                           confirm="Finish the turn at once")
+    @app_commands.choices(rotation=ROTATIONS)
+    @app_commands.choices(figure=FIGURES)
+    @app_commands.autocomplete(square=ac.squares, on=ac.place_features)
+    async def place(interaction: Interaction, square: str, rotation: int = 0,
+                    figure: str | None = None, on: str | None = None,
+                    confirm: bool = False) -> None:
+        async def work() -> Reply:
+            x, y = _square(square)
+            place, user = where(interaction), who(interaction)
+            if figure is None and on is not None:
+                raise BadInput("say which figure goes there (the figure option)")
+            if figure is not None and on is None:
+                raise BadInput(f"say where the {figure} goes (the on option)")
+            if confirm:
+                order = TurnOrder(at=(x, y), rot=rotation, figure=figure,
+                                  on=_name(on) if on else None)
+                return await act.public_move(await service().play_turn(place, user, order),
+                                             user.name)
+            view = await service().place_tile(place, user, x, y, rotation)
+            if figure is not None and on is not None:
+                try:
+                    view = await service().deploy(place, user, figure, _name(on), view.version)
+                except ServiceError:
+                    await service().undo(place, user)  # all or nothing
+                    raise
+            return await act.after(interaction, view, user.name)
+        await act.run(interaction, "place", work, public=confirm)
+
+    @group.command(name="follower", description="Put a follower, abbot, mayor or wagon on "
+                                                "the tile you just placed")
+    @app_commands.describe(figure="Which figure", on="Which feature of the tile")
+    @app_commands.choices(figure=FIGURES)
+    @app_commands.autocomplete(on=ac.features)
+    async def follower(interaction: Interaction, on: str, figure: str = "follower") -> None:
+        async def work() -> Reply:
+            view = await service().deploy(where(interaction), who(interaction), figure,
+                                          _name(on))
+            return await act.private_step(interaction, view)
+        await act.run(interaction, "follower", work, public=False)
+
+    @group.command(name="barn", description="Put your barn on a corner of the tile you just "
+                                            "placed")
+    @app_commands.choices(corner=CORNERS)
+    async def barn(interaction: Interaction, corner: str) -> None:
+        async def work() -> Reply:
+            view = await service().deploy(where(interaction), who(interaction), "barn", corner)
+            return await act.private_step(interaction, view)
+        await act.run(interaction, "barn", work, public=False)
+
+    @group.command(name="recall", description="Take your abbot back and score it now")
+    async def recall(interaction: Interaction) -> None:
+        async def work() -> Reply:
+            view = await service().recall(where(interaction), who(interaction))
+            return await act.private_step(interaction, view)
+        await act.run(interaction, "recall", work, public=False)
+
+    @group.command(name="abbey", description="Place your abbey in a hole (or skip it at the "
+                                             "end)")
+    @app_commands.describe(square="x,y of a hole, or 'skip' in the final abbey round")
+    @app_commands.autocomplete(square=ac.abbey_squares)
+    async def abbey(interaction: Interaction, square: str) -> None:
+        skip = square.strip().lower() == "skip"
+
+        async def work() -> Reply:
+            place, user = where(interaction), who(interaction)
+            if skip:
+                return await act.public_move(await service().skip_abbey(place, user), user.name)
+            x, y = _square(square)
+            view = await service().place_abbey(place, user, x, y)
+            return await act.private_step(interaction, view)
+        await act.run(interaction, "abbey", work, public=skip)
+
+    @group.command(name="tunnel", description="Put a tunnel token on a free entrance")
+    @app_commands.describe(entrance="x,y and side of the entrance, e.g. '2,0 W'",
+                           pair="Your token pair (1 to 3)")
+    @app_commands.autocomplete(entrance=ac.tunnel_entrances)
+    async def tunnel(interaction: Interaction, entrance: str,
+                     pair: app_commands.Range[int, 1, 3] = 1) -> None:
+        async def work() -> Reply:
+            x, y, side = square_and_name(entrance)
+            view = await service().place_token(where(interaction), who(interaction), x, y,
+                                               side.upper(), pair - 1)
+            return await act.private_step(interaction, view)
+        await act.run(interaction, "tunnel", work, public=False)
+
+    @group.command(name="wagon", description="Move your wagon after its feature was scored")
+    @app_commands.describe(target="x,y and feature, e.g. '1,-1 C', or 'return'")
+    @app_commands.autocomplete(target=ac.wagon_targets)
+    async def wagon(interaction: Interaction, target: str) -> None:
+        async def work() -> Reply:
+            place, user = where(interaction), who(interaction)
+            if target.strip().lower() == "return":
+                return await act.public_move(await service().return_wagon(place, user),
+                                             user.name)
+            x, y, on = square_and_name(target)
+            return await act.public_move(await service().move_wagon(place, user, x, y,
+                                                                    _name(on)), user.name)
+        await act.run(interaction, "wagon", work, public=True)
+
+    @group.command(name="confirm", description="Finish your turn")
+    async def confirm(interaction: Interaction) -> None:
+        async def work() -> Reply:
+            view = await service().confirm(where(interaction), who(interaction))
+            return await act.public_move(view, who(interaction).name)
+        await act.run(interaction, "confirm", work, public=True)
+
+    @group.command(name="undo", description="Take back the unconfirmed steps of your turn")
+    async def undo(interaction: Interaction) -> None:
+        async def work() -> Reply:
+            view = await service().undo(where(interaction), who(interaction))
+            return await act.private_step(interaction, view)
+        await act.run(interaction, "undo", work, public=False)
+
+    # -- looking ----------------------------------------------------------------------
+
+    @group.command(name="board", description="Show the board")
+    async def board(interaction: Interaction) -> None:
+        async def work() -> Reply:
+            view = await service().status(where(interaction), str(interaction.user.id))
+            game = await service().game(where(interaction), view.game_id)
+            if game is None:
+                return Reply(text.status_text(view), view=view)
+            return Reply(text.status_text(view), board=game)
+        await act.run(interaction, "board", work, public=False)
+
+    @group.command(name="status", description="Players, scores, figures and whose turn it is")
+    async def status(interaction: Interaction) -> None:
+        async def work() -> Reply:
+            view = await service().status(where(interaction), str(interaction.user.id))
+            return Reply(text.status_text(view))
+        await act.run(interaction, "status", work, public=False)
+
+    @group.command(name="score", description="How the points were scored")
+    async def score(interaction: Interaction) -> None:
+        await act.run(interaction, "score", lambda: act.score_details(interaction), public=False)
+
+    @group.command(name="games", description="Your games in every channel")
+    async def games(interaction: Interaction) -> None:
+        async def work() -> Reply:
+            return Reply(text.games_text(await service().my_games(str(interaction.user.id))))
+        await act.run(interaction, "games", work, public=False)
+
+    @group.command(name="export", description="Download this game's record (JSON)")
+    async def export(interaction: Interaction) -> None:
+        await act.run(interaction, "export", lambda: act.export(interaction), public=False)
+
+    @group.command(name="rules", description="How to play with this bot")
+    async def rules(interaction: Interaction) -> None:
+        async def work() -> Reply:
+            return Reply(RULES_TEXT)
+        await act.run(interaction, "rules", work, public=False)
+
+    # -- ending -----------------------------------------------------------------------
+
+    @group.command(name="resign", description="Resign from this channel's game")
+    async def resign(interaction: Interaction) -> None:
+        async def work() -> Reply:
+            view = await service().resign(where(interaction), who(interaction))
+            return await act.public_move(view, None)
+        await act.run(interaction, "resign", work, public=True)
+
+    @group.command(name="kick", description="Remove a player (host or Manage Server)")
+    async def kick(interaction: Interaction, player: discord.User) -> None:
+        async def work() -> Reply:
+            view = await service().kick(where(interaction), who(interaction), str(player.id),
+                                        is_admin(interaction))
+            return Reply(f"{player.display_name} was removed from game #{view.game_id}. "
+                         f"{view.prompt}.", public=True, view=view)
+        await act.run(interaction, "kick", work, public=True)
+
+    @group.command(name="cancel", description="Cancel this channel's game (host or Manage "
+                                              "Server)")
+    async def cancel(interaction: Interaction) -> None:
+        async def work() -> Reply:
+            view = await service().cancel(where(interaction), who(interaction),
+                                          is_admin(interaction))
+            return Reply(f"Game #{view.game_id} was cancelled by {who(interaction).name}.",
+                         public=True, view=view)
+        await act.run(interaction, "cancel", work, public=True)
+
+    return group
+
+
+def _square(value: str) -> tuple[int, int]:
+    return square(value)
+
+
+def _name(value: str) -> str:
+    """Feature names are short codes; take the first word of an autocomplete label."""
+    word = value.strip().split()[0] if value.strip() else ""
+    if not word or len(word) > 3:
+        raise BadInput(f"{value[:MAX_TEXT]!r} is not a feature: use N, E, S, W, NL…WR, I1, I2, "
+                       "C or G")
+    return word.upper()
+
+
+def _expansions(value: str | None) -> frozenset[str]:
+    return expansions(value)

@@ -1,0 +1,51 @@
+"""Reading what players type: squares, rotations, expansion lists. Refusals say how to fix it."""
+
+from __future__ import annotations
+
+import re
+
+from carca_bot.engine.catalogue import EXPANSIONS
+from carca_bot.service import BadInput
+
+_SQUARE = re.compile(r"^\s*\(?\s*(-?\d{1,4})\s*[, ]\s*(-?\d{1,4})\s*\)?")
+MAX_TEXT = 100  # longest free-text option we read
+
+
+def square(text: str) -> tuple[int, int]:
+    """'3,-2' (also '3 -2' or '(3, -2)', and a label after it) -> (3, -2)."""
+    match = _SQUARE.match(text[:MAX_TEXT])
+    if match is None:
+        raise BadInput(f"{text[:MAX_TEXT]!r} is not a square: write it as x,y (for example 2,-1)")
+    return int(match.group(1)), int(match.group(2))
+
+
+def square_and_name(text: str) -> tuple[int, int, str]:
+    """'1,-1 C' -> (1, -1, 'C'): a square and a feature name on it."""
+    x, y = square(text)
+    rest = _SQUARE.sub("", text[:MAX_TEXT], count=1).strip().split()
+    if not rest:
+        raise BadInput(f"say which feature at {x},{y}: for example '{x},{y} C'")
+    return x, y, rest[0]
+
+
+def expansions(text: str | None) -> frozenset[str]:
+    """'river, abbot' -> frozenset; 'all' means every expansion; empty means none."""
+    if not text:
+        return frozenset()
+    words = [w.strip().lower().replace(" ", "_").replace("&", "_")
+             for w in re.split(r"[,+;]", text[:MAX_TEXT * 2]) if w.strip()]
+    if words == ["all"]:
+        return frozenset(EXPANSIONS)
+    if words == ["none"]:
+        return frozenset()
+    aliases = {"abbey": "abbey_mayor", "mayor": "abbey_mayor", "king": "king_robber",
+               "robber": "king_robber", "abbey_and_mayor": "abbey_mayor",
+               "king_and_robber": "king_robber", "shrines": "cult", "tunnels": "tunnel"}
+    chosen = set()
+    for word in words:
+        name = aliases.get(word, word)
+        if name not in EXPANSIONS:
+            raise BadInput(f"unknown expansion {word!r}: choose from {', '.join(EXPANSIONS)} "
+                           "(comma-separated), or 'all'")
+        chosen.add(name)
+    return frozenset(chosen)

@@ -1,0 +1,101 @@
+"""Turning service results into the words of a Discord message."""
+
+from __future__ import annotations
+
+from carca_bot.service import GameSummary, TurnView
+
+MAX_CONTENT = 2000  # Discord's message length limit
+
+
+def mention(user_id: str | None, name: str) -> str:
+    return f"<@{user_id}>" if user_id and user_id.isdigit() else f"**{name}**"
+
+
+def scores_line(view: TurnView) -> str:
+    return " · ".join(f"{s.name} {s.score}" + (" (resigned)" if s.resigned else "")
+                      for s in view.standings)
+
+
+def next_line(view: TurnView) -> str:
+    """Who must act next, with a mention so they are notified."""
+    if view.status == "lobby":
+        return view.prompt
+    if view.deciding is None:
+        return ""
+    who = mention(view.deciding.user_id, view.deciding.name)
+    doing = {
+        "choose": "your turn: draw a tile or place your abbey",
+        "place": "your turn: press **My tile** or use `/carc place`",
+        "finish": "finish your turn and `/carc confirm`",
+        "wagon": "your wagon's feature was scored: `/carc wagon` to move it or return it",
+        "abbey_round": "place your abbey (`/carc abbey`) or skip it",
+    }.get(view.must, view.prompt)
+    return f"{who}, {doing}."
+
+
+def public_update(view: TurnView, actor: str | None = None) -> str:
+    """The message after a confirmed move: what happened, the scores, who is next."""
+    lines: list[str] = []
+    if actor:
+        lines.append(f"**{actor}** moved.")
+    lines.extend(f"• {event}" for event in view.events)
+    if view.status in ("active", "finished"):
+        lines.append(f"Scores: {scores_line(view)} · tiles left: {view.tiles_left}")
+    if view.finished:
+        lines.append(final_line(view))
+    else:
+        lines.append(next_line(view))
+    return clip("\n".join(line for line in lines if line))
+
+
+def final_line(view: TurnView) -> str:
+    if view.status == "cancelled":
+        return "The game was cancelled."
+    standing = [s for s in view.standings if not s.resigned]
+    if not standing:
+        return "The game is over."
+    top = standing[0].score
+    winners = [s.name for s in standing if s.score == top]
+    if len(winners) == 1:
+        return f"🏆 **{winners[0]}** wins with {top} points!"
+    return f"🏆 Shared victory for {', '.join(winners)} with {top} points!"
+
+
+def private_update(view: TurnView) -> str:
+    """What the acting player sees after a step: the turn so far and what comes next."""
+    lines = [f"• {event}" for event in view.events]
+    if view.steps:
+        lines.append("This turn so far: " + "; ".join(view.steps))
+    lines.append(view.prompt[:1].upper() + view.prompt[1:] + ".")
+    return clip("\n".join(lines))
+
+
+def status_text(view: TurnView) -> str:
+    lines = [f"Game #{view.game_id} · {view.status}"]
+    ex = ", ".join(sorted(view.options.expansions)) or "base game only"
+    lines.append(f"Expansions: {ex} · wagon rule {view.options.wagon_rule}")
+    for seat in view.seats:
+        hand = ", ".join(f"{k} {v}" for k, v in seat.in_hand.items())
+        marker = "▶ " if view.deciding is not None and seat.seat == view.deciding.seat else "  "
+        lines.append(f"{marker}{seat.seat + 1}. {seat.name}: {seat.score} points"
+                     + (f" ({hand})" if hand else "") + (" · resigned" if seat.resigned else ""))
+    if view.status == "active":
+        lines.append(f"Tiles left: {view.tiles_left}")
+    lines.append(view.prompt[:1].upper() + view.prompt[1:] + ".")
+    return clip("\n".join(lines))
+
+
+def games_text(games: list[GameSummary]) -> str:
+    if not games:
+        return "You are not in any game. Start one with `/carc create`."
+    lines = []
+    for g in games:
+        scores = ", ".join(f"{n} {s}" for n, s in zip(g.players, g.scores, strict=True))
+        turn = " · **your turn**" if g.your_turn else (
+            f" · waiting for {g.waiting_for}" if g.waiting_for else "")
+        lines.append(f"#{g.game_id} in <#{g.where.channel}> · {g.status}: {scores}{turn}")
+    return clip("\n".join(lines))
+
+
+def clip(text: str) -> str:
+    return text if len(text) <= MAX_CONTENT else text[:MAX_CONTENT - 1] + "…"

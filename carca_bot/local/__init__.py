@@ -1,0 +1,63 @@
+"""The terminal front end: hot-seat play and a demo, on the same service and database
+as the bot. `carca-bot local` is wired to `add_arguments` and `run`."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from carca_bot.engine.catalogue import EXPANSIONS
+from carca_bot.engine.game import Game
+from carca_bot.local.session import TERMINAL, Terminal, demo, hot_seat, player_names
+from carca_bot.service import GameOptions, GameService, ServiceError, Where
+
+DEFAULT_DB = "carca-local.sqlite3"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", default=DEFAULT_DB, metavar="PATH",
+                        help=f"the game database (default {DEFAULT_DB})")
+    parser.add_argument("--demo", action="store_true",
+                        help="watch a whole game of random legal moves")
+    parser.add_argument("--players", metavar="N|NAMES",
+                        help="how many players (1-6) or their names, comma separated")
+    parser.add_argument("--expansions", default="", metavar="LIST",
+                        help=f"comma separated, or 'all': {','.join(EXPANSIONS)}")
+    parser.add_argument("--seed", type=int, help="deal (and, with --demo, play) from this seed")
+    parser.add_argument("--out", default="carca-boards", metavar="DIR",
+                        help="where board pictures go (default carca-boards)")
+
+
+def _expansions(spec: str) -> frozenset[str]:
+    words = {w.strip() for w in spec.split(",") if w.strip()}
+    return frozenset(EXPANSIONS) if words == {"all"} else frozenset(words)
+
+
+async def run(args: argparse.Namespace, render: Callable[[Game], bytes] | None,
+              stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    """Play in the terminal (or watch the demo); returns the exit status."""
+    try:
+        names = player_names(args.players, default=3 if args.demo else 2)
+        options = GameOptions(expansions=_expansions(args.expansions), seed=args.seed,
+                              allow_solo=len(names) == 1)
+    except (ValueError, ServiceError) as exc:
+        stdout.write(f"{exc.message if isinstance(exc, ServiceError) else exc}\n")
+        return 2
+    service = await GameService.open(args.db)
+    try:
+        if args.demo:
+            seed = args.seed if args.seed is not None else random.randrange(2**31)
+            where = Where("local", f"demo-{random.randrange(2**62):x}")
+            term = Terminal(service, where, render, Path(args.out), stdout)
+            return await demo(service, names, options, term, seed)
+        term = Terminal(service, TERMINAL, render, Path(args.out), stdout)
+        return await hot_seat(service, names, options, term, stdin)
+    finally:
+        await service.close()
+
+
+__all__ = ["add_arguments", "run"]

@@ -1,0 +1,198 @@
+"""Hot-seat play in one terminal, and the demo: both only talk to the service.
+
+Whoever must act types the next command; the terminal acts as that player.
+The game lives in the database, so quitting and starting again resumes it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from carca_bot.engine.game import Game
+from carca_bot.local.commands import MOVE_VERBS, Usage, run_move
+from carca_bot.local.randomplayer import play_random_move
+from carca_bot.local.text import HELP, board_text, choices_text, scores_text, status_text
+from carca_bot.service import (
+    GameOptions,
+    GameService,
+    ServiceError,
+    TurnView,
+    User,
+    Where,
+)
+
+Render = Callable[[Game], bytes]
+NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli", "Flo")
+TERMINAL = Where("local", "terminal")
+
+
+def user_for(name: str) -> User:
+    return User(f"local:{name}", name)
+
+
+class Terminal:
+    """Prints views and writes a board picture after every confirmed move."""
+
+    def __init__(self, service: GameService, where: Where, render: Render | None,
+                 out_dir: Path, stdout: TextIO) -> None:
+        self.service = service
+        self.where = where
+        self.render = render
+        self.out_dir = out_dir
+        self.stdout = stdout
+        self.moves = -1
+
+    def say(self, text: str) -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    async def show(self, view: TurnView) -> None:
+        """What happened, and a picture if a move was confirmed since the last one."""
+        for line in view.events:
+            self.say(f"  * {line}")
+        if view.moves != self.moves:
+            if self.moves >= 0:
+                await self.picture(view)
+            self.moves = view.moves
+
+    async def picture(self, view: TurnView) -> None:
+        if self.render is None:
+            return
+        game = await self.service.game(self.where, view.game_id)
+        if game is None:
+            return
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        path = self.out_dir / f"game{view.game_id}-move{view.moves:03d}.png"
+        path.write_bytes(self.render(game))
+        self.say(f"  board: {path}")
+
+
+def player_names(spec: str | None, default: int = 2) -> list[str]:
+    """`--players 3` or `--players Ana,Ben,Cy`."""
+    if spec is None or not spec.strip():
+        return list(NAMES[:default])
+    if spec.strip().isdigit():
+        count = int(spec)
+        if not 1 <= count <= len(NAMES):
+            raise ValueError(f"--players must be 1 to {len(NAMES)}")
+        return list(NAMES[:count])
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    if not 1 <= len(names) <= len(NAMES) or len(set(names)) != len(names):
+        raise ValueError("--players needs 1 to 6 different names")
+    return names
+
+
+async def new_game(service: GameService, where: Where, names: list[str],
+                   options: GameOptions) -> TurnView:
+    users = [user_for(n) for n in names]
+    await service.create(where, users[0], options)
+    for user in users[1:]:
+        await service.join(where, user)
+    return await service.start(where, users[0])
+
+
+async def hot_seat(service: GameService, names: list[str], options: GameOptions,
+                   term: Terminal, stdin: TextIO) -> int:
+    where = term.where
+    current = None
+    if await service.store.live_game(where.guild, where.channel) is not None:
+        current = await service.status(where)
+        if current.status == "lobby":  # a start-up interrupted before the deal: begin again
+            await service.cancel(where, User(current.host_id, ""))
+            current = None
+    if current is None:
+        view = await new_game(service, where, names, options)
+        term.say(f"new game {view.game_id} for {', '.join(s.name for s in view.seats)} "
+                 "(type help for the commands)")
+    else:
+        view = await service.status(where)
+        term.say(f"resuming game {view.game_id} (type help for the commands)")
+    term.moves = view.moves
+    shown = -1
+    while True:
+        deciding = view.deciding
+        if view.finished or deciding is None:
+            term.say(f"{view.prompt}\n{scores_text(view)}")
+            return 0
+        user = User(deciding.user_id or "", deciding.name)
+        view = await service.begin_turn(where, user)
+        await term.show(view)
+        if view.version != shown:
+            term.say(status_text(view))
+            shown = view.version
+        term.stdout.write(f"{deciding.name}> ")
+        term.stdout.flush()
+        line = stdin.readline()
+        if not line:
+            term.say("")
+            return 0
+        words = line.split()
+        if not words:
+            continue
+        verb, args = words[0].lower(), words[1:]
+        if verb in ("quit", "exit"):
+            term.say("the game is saved; run again to go on")
+            return 0
+        try:
+            view = await _command(service, term, user, verb, args)
+        except (ServiceError, Usage) as exc:
+            term.say(f"! {exc.message if isinstance(exc, ServiceError) else exc}")
+            view = await service.status(where, user.id)
+
+
+async def _command(service: GameService, term: Terminal, user: User, verb: str,
+                   args: list[str]) -> TurnView:
+    where = term.where
+    if verb in MOVE_VERBS:
+        view = await run_move(service, where, user, verb, args)
+        await term.show(view)
+        return view
+    view = await service.status(where, user.id)
+    if verb == "help":
+        term.say(HELP)
+    elif verb == "board":
+        game = await service.game(where)
+        if game is not None:
+            term.say(board_text(game))
+        await term.picture(view)
+    elif verb in ("score", "scores"):
+        term.say(scores_text(view))
+    elif verb == "status":
+        term.say(status_text(view))
+    elif verb == "moves":
+        term.say(choices_text(await service.legal_moves(where, user)))
+    elif verb == "resign":
+        view = await service.resign(where, user)
+        await term.show(view)
+    elif verb == "export":
+        if len(args) != 1:
+            raise Usage("usage: export FILE")
+        record = await service.export(where)
+        Path(args[0]).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        term.say(f"saved {len(record['actions'])} actions to {args[0]}")
+    else:
+        raise Usage(f"unknown command {verb!r}; type help")
+    return view
+
+
+async def demo(service: GameService, names: list[str], options: GameOptions,
+               term: Terminal, seed: int) -> int:
+    """A whole game of random legal moves, one line per move, then the final scores."""
+    where = term.where
+    view = await new_game(service, where, names, options)
+    term.say(f"demo game {view.game_id}: seats drawn at random: "
+             + ", ".join(s.name for s in view.seats))
+    term.moves = view.moves
+    rng = random.Random(seed)
+    while not view.finished:
+        seat = view.deciding
+        assert seat is not None and seat.user_id is not None
+        view, what = await play_random_move(service, where, User(seat.user_id, seat.name), rng)
+        term.say(f"{view.moves:4}. {seat.name}: {what}")
+        await term.show(view)
+    term.say(f"{view.prompt}\n{scores_text(view)}")
+    return 0

@@ -1,0 +1,259 @@
+"""The service's machinery: one lock per game, a cache checked against the log, commits.
+
+Every command for a game runs under that game's asyncio lock, so commands for
+one game are serialised while different games proceed in parallel. A command
+that was waiting for the lock while another command changed the game is
+refused with GameMovedOn: it was aimed at a state that no longer exists. The
+store's version check does the same across processes.
+
+The cached `Live` is used only if its version equals the one on disk, and is
+dropped whenever a command fails (so a refused command may leave its copy half
+changed), so the log always wins over memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict, defaultdict
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from typing import Any
+
+from carca_bot.engine.events import Event
+from carca_bot.engine.game import Phase
+from carca_bot.service.errors import (
+    GameMovedOn,
+    NoGameHere,
+    NotAllowed,
+    NotInGame,
+    NotYourTurn,
+)
+from carca_bot.service.live import Live, Pending, rebuild
+from carca_bot.service.model import TurnView, User, Where
+from carca_bot.service.play_auto import auto_move
+from carca_bot.service.views import build_view, waiting_words
+from carca_bot.store import Conflict, SeatRow, Store
+
+Body = Callable[[Live], Awaitable[None]]
+CACHE_SIZE = 256
+MOVED_ON = "the game moved on while your command was waiting; here is the current state"
+
+
+async def nothing(live: Live) -> None:
+    """The body of a command that only looks (the automatic moves still happen)."""
+
+
+class ServiceCore:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._commits: defaultdict[int, int] = defaultdict(int)
+        self._cache: OrderedDict[int, Live] = OrderedDict()
+        self._channels: dict[Where, int] = {}
+
+    # -- finding and loading games ----------------------------------------------
+
+    async def _live_id(self, where: Where) -> int:
+        """The channel's lobby or running game. Remembered, and looked up again once the
+        remembered game is over (the unique index allows one live game per channel)."""
+        known = self._channels.get(where)
+        if known is not None:
+            cached = self._cache.get(known)
+            if cached is not None and cached.row.live:
+                return known
+        game_id = await self.store.live_game(where.guild, where.channel)
+        if game_id is None:
+            raise NoGameHere("there is no game in this channel: create one first")
+        self._channels[where] = game_id
+        return game_id
+
+    async def _load(self, game_id: int) -> Live:
+        row = await self.store.game(game_id)
+        if row is None:
+            raise NoGameHere(f"there is no game {game_id}")
+        cached = self._cache.get(game_id)
+        if cached is not None and cached.version == row.version:
+            self._cache.move_to_end(game_id)
+            return cached
+        data = await self.store.load(game_id)
+        if data is None:
+            raise NoGameHere(f"there is no game {game_id}")
+        live = rebuild(data)
+        self._cache[game_id] = live
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return live
+
+    @asynccontextmanager
+    async def _locked(self, game_id: int, viewer: str | None, expect: int | None = None,
+                      strict: bool = False) -> AsyncIterator[Live]:
+        """The game, exclusively, as it is on disk.
+
+        GameMovedOn if the caller saw another version (`expect`), or, for a `strict`
+        command (a move) sent without one, if the game changed while it waited.
+        """
+        arrived = self._commits[game_id]
+        async with self._locks[game_id]:
+            try:
+                live = await self._load(game_id)
+                if (live.version != expect if expect is not None
+                        else strict and self._commits[game_id] != arrived):
+                    raise GameMovedOn(MOVED_ON, self._view(live, viewer, []))
+                yield live
+            except BaseException:
+                self._cache.pop(game_id, None)
+                raise
+
+    async def _act(self, where: Where, user: User, body: Body, expect: int | None = None,
+                   strict: bool = False) -> TurnView:
+        """Run `body` on the channel's game under its lock, then play what is automatic."""
+        return await self._act_on(await self._live_id(where), user.id, body, expect, strict)
+
+    async def _act_on(self, game_id: int, viewer: str | None, body: Body,
+                      expect: int | None = None, strict: bool = False) -> TurnView:
+        async with self._locked(game_id, viewer, expect, strict) as live:
+            live.notes = []
+            before = list(live.game.events) if live.game is not None else []
+            await self._settle(live)
+            await body(live)
+            await self._settle(live)
+            return self._view(live, viewer, self._news(live, before))
+
+    @staticmethod
+    def _news(live: Live, before: list[Event]) -> list[str]:
+        """What happened since `before`: undo rebuilds the event list, so compare, not count."""
+        after = live.game.events if live.game is not None else []
+        same = 0
+        for old, new in zip(before, after, strict=False):
+            if old != new:
+                break
+            same += 1
+        return [e.describe(live.names()) for e in after[same:]] + live.notes
+
+    # -- writing ----------------------------------------------------------------
+
+    def _refresh(self, live: Live, version: int, changes: Mapping[str, Any]) -> None:
+        live.row = replace(live.row, version=version, updated_at=self.clock(), **changes)
+        self._commits[live.id] += 1
+
+    async def _write(self, live: Live, changes: Mapping[str, Any],
+                     seats: list[SeatRow] | None = None) -> None:
+        """Change the game row (and seats) if nobody else has since we read it."""
+        now = self.clock()
+        try:
+            if seats is None:
+                version = await self.store.update(live.id, live.version, now, changes)
+            else:
+                version = await self.store.put_seats(live.id, live.version, now, seats, changes)
+        except Conflict:
+            raise GameMovedOn(MOVED_ON, await self._fresh_view(live.id)) from None
+        if seats is not None:
+            live.seats = seats
+        self._refresh(live, version, changes)
+
+    async def _save_pending(self, live: Live, pending: Pending | None) -> None:
+        live.pending = pending
+        await self._write(live, {"pending": None if pending is None else pending.to_json()})
+
+    async def _persist(self, live: Live, user_id: str | None, carry_draw: bool = False) -> None:
+        """Append every action the engine committed since the last write, one per transaction.
+
+        With `carry_draw` the player's choice to draw survives a discard: they drew,
+        and go on drawing until a tile fits.
+        """
+        game = live.game
+        assert game is not None
+        while live.seq < len(game.history):
+            action = game.history[live.seq]
+            last = live.seq + 1 == len(game.history)
+            pending = None
+            if last and carry_draw and game.phase is Phase.TILE and not game.finished:
+                pending = Pending(game.current, live.seq + 1, drew=True)
+            changes: dict[str, Any] = {
+                "pending": None if pending is None else pending.to_json(),
+                "deadline": self._deadline(live),
+            }
+            if last and game.finished:
+                changes.update(status="finished", outcome="complete", deadline=None)
+            try:
+                version = await self.store.append(live.id, live.version, live.seq, user_id,
+                                                  action, self.clock(), changes)
+            except Conflict:
+                raise GameMovedOn(MOVED_ON, await self._fresh_view(live.id)) from None
+            live.seq += 1
+            live.pending = pending
+            self._refresh(live, version, changes)
+
+    def _deadline(self, live: Live) -> float | None:
+        timer = live.options.turn_timer
+        return None if timer is None else self.clock() + timer
+
+    # -- the automatic part of every command ------------------------------------
+
+    async def _settle(self, live: Live) -> None:
+        """Play what nobody needs to decide: resigned players' turns and unplaceable tiles."""
+        game = live.game
+        if live.row.status == "active" and game is not None and game.finished:
+            # Only a log written by something else (an old version) can get here.
+            await self._write(live, {"status": "finished", "outcome": "complete",
+                                     "pending": None, "deadline": None})
+        while live.row.status == "active" and game is not None and not game.finished:
+            player = game.deciding
+            assert player is not None
+            if live.seats[player].resigned:
+                await self._auto(live, player, "has resigned")
+                continue
+            tile = live.drawn_tile()
+            if tile is None or live.next_tile()[1]:
+                return
+            carry = live.pending is not None and live.pending.drew
+            game.discard(player, tile)
+            await self._persist(live, None, carry_draw=carry)
+
+    async def _auto(self, live: Live, player: int, why: str) -> None:
+        """Play the deciding player's move for them (resigned, or out of time)."""
+        game = live.game
+        assert game is not None
+        live.notes.append(f"{live.seats[player].name} {why}: their move was played for them")
+        auto_move(game, player)
+        await self._persist(live, None)
+
+    # -- who may act ------------------------------------------------------------
+
+    def _seat(self, live: Live, user: User) -> SeatRow:
+        seat = live.seat_of(user.id)
+        if seat is None:
+            if live.options.analysis and live.row.host_id == user.id and live.game is not None:
+                who = live.game.deciding
+                if who is not None:
+                    return live.seats[who]
+            raise NotInGame("you are not playing in this game")
+        return seat
+
+    def _actor(self, live: Live, user: User) -> int:
+        """The seat of the user, who must be the one to act now in a running game."""
+        if live.row.status == "lobby":
+            raise NotAllowed("the game has not started yet")
+        if live.row.status != "active" or live.game is None:
+            raise NotAllowed("the game is over")
+        seat = self._seat(live, user)
+        if seat.resigned:
+            raise NotAllowed("you resigned from this game")
+        if live.game.deciding != seat.seat:
+            raise NotYourTurn(f"not your turn: {waiting_words(live)}")
+        return seat.seat
+
+    def _is_host(self, live: Live, user: User, is_admin: bool) -> bool:
+        return is_admin or live.row.host_id == user.id
+
+    # -- views ------------------------------------------------------------------
+
+    def _view(self, live: Live, viewer: str | None, events: list[str]) -> TurnView:
+        return build_view(live, viewer, events)
+
+    async def _fresh_view(self, game_id: int) -> TurnView:
+        self._cache.pop(game_id, None)
+        return self._view(await self._load(game_id), None, [])

@@ -1,0 +1,177 @@
+"""A game in memory, rebuilt from the store: the log replayed, then the unconfirmed steps.
+
+The committed log is the truth; the pending turn is a list of engine steps
+stored beside it, so a turn half played survives a restart, and undo is
+"replay the log again and drop the steps".
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from carca_bot.engine.errors import IllegalMove
+from carca_bot.engine.game import Game, Phase, Placement
+from carca_bot.engine.setup import Setup
+from carca_bot.service.model import GameOptions
+from carca_bot.store import GameData, GameRow, SeatRow
+
+Step = dict[str, Any]
+LOBBY_CLOSED = "lobby_closed"  # the outcome of a lobby cancelled before it started
+
+
+class Unreplayable(Exception):
+    """The stored log does not replay: a bug or a damaged database, never a player's doing."""
+
+
+@dataclass
+class Pending:
+    """The unconfirmed turn: who, on which log length, whether they drew, what they did."""
+
+    seat: int
+    seq: int
+    drew: bool = False  # chose to draw rather than place the abbey (cannot be taken back)
+    steps: list[Step] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "seq": self.seq, "drew": self.drew, "steps": self.steps}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Pending:
+        return cls(int(data["seat"]), int(data["seq"]), bool(data.get("drew")),
+                   list(data.get("steps", [])))
+
+
+def apply_step(game: Game, player: int, step: Step) -> None:
+    """Play one step of a turn on the engine; IllegalMove leaves the game as it was."""
+    if "tile" in step:
+        x, y = step["at"]
+        game.place_tile(player, step["tile"], (x, y), step["rot"] // 90)
+    elif "abbey" in step:
+        x, y = step["abbey"]
+        game.place_abbey(player, (x, y))
+    elif "deploy" in step:
+        game.deploy(player, step["deploy"]["figure"], step["deploy"]["on"])
+    elif "recall" in step:
+        game.recall(player)
+    elif "token" in step:
+        x, y = step["token"]["at"]
+        game.place_token(player, (x, y), step["token"]["on"], step["token"]["pair"])
+    else:
+        raise ValueError(f"unknown step {step!r}")
+
+
+def seating(seed: int, count: int) -> list[int]:
+    """The seat order drawn from the game's seed: old seat numbers in their new order."""
+    order = list(range(count))
+    random.Random(f"seats:{seed}").shuffle(order)
+    return order
+
+
+@dataclass
+class Live:
+    row: GameRow
+    seats: list[SeatRow]
+    seq: int  # committed actions
+    game: Game | None  # None until the game has started
+    pending: Pending | None
+    notes: list[str] = field(default_factory=list)  # said by the service during a command
+    # The next tile and where it fits, for the tile count and log length they were
+    # worked out at: asked for several times per command, and not free.
+    _next: tuple[tuple[int, int], str, list[Placement]] | None = None
+    _options: GameOptions | None = None  # options never change after creation
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def version(self) -> int:
+        return self.row.version
+
+    @property
+    def options(self) -> GameOptions:
+        if self._options is None:
+            self._options = GameOptions.from_json(self.row.options)
+        return self._options
+
+    def seat_of(self, user_id: str) -> SeatRow | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def drawn_tile(self) -> str | None:
+        """The tile the player to act holds, if they have drawn or cannot choose the abbey."""
+        game = self.game
+        if game is None or game.phase is not Phase.TILE or self.row.status != "active":
+            return None
+        drew = self.pending is not None and self.pending.drew
+        if not drew and game.can_place_abbey(game.current):
+            return None
+        return self.next_tile()[0]
+
+    def next_tile(self) -> tuple[str, list[Placement]]:
+        """The tile the next draw gives, and where it may go (in TILE phase)."""
+        game = self.game
+        assert game is not None
+        key = (game.drawn, len(game.history))
+        if self._next is None or self._next[0] != key:
+            tile = game.draw()
+            self._next = (key, tile, game.legal_placements(tile))
+        return self._next[1], self._next[2]
+
+
+def setup_for(row: GameRow, seats: list[SeatRow]) -> Setup:
+    options = GameOptions.from_json(row.options)
+    return Setup(tuple(s.name for s in seats), options.expansions, options.wagon_rule,
+                 options.tunnel_pairs, row.seed, options.start)
+
+
+def rebuild(data: GameData) -> Live:
+    """Replay the log and the unconfirmed steps. A pending turn that no longer applies
+    (it was written for another log length) is dropped, never half applied."""
+    row = data.game
+    live = Live(row, data.seats, len(data.actions), None, None)
+    if not started(row):
+        return live
+    for expected, action in enumerate(data.actions):
+        if action.seq != expected:
+            raise Unreplayable(f"game {row.id}: the log has a gap before action {action.seq}")
+    try:
+        live.game = Game.replay(setup_for(row, data.seats), [a.action for a in data.actions])
+    except (IllegalMove, ValueError, KeyError) as exc:
+        raise Unreplayable(f"game {row.id} does not replay: {exc}") from exc
+    if row.pending is not None:
+        live.pending = Pending.from_json(row.pending)
+        if not _reapply(live.game, live.pending, live.seq):
+            live.game = Game.replay(live.game.setup, live.game.history)
+            live.pending = None
+    return live
+
+
+def started(row: GameRow) -> bool:
+    """Whether the game left its lobby (a lobby closed before starting never did)."""
+    return row.status != "lobby" and row.outcome != LOBBY_CLOSED
+
+
+def _reapply(game: Game, pending: Pending, seq: int) -> bool:
+    if pending.seq != seq or game.deciding != pending.seat:
+        return False
+    try:
+        for step in pending.steps:
+            apply_step(game, pending.seat, step)
+    except (IllegalMove, KeyError, ValueError, TypeError):
+        return False
+    return True
+
+
+def snapshot(live: Live) -> Game | None:
+    """A private copy of the game with the unconfirmed steps, safe to keep and render."""
+    if live.game is None:
+        return None
+    copy = Game.replay(live.game.setup, live.game.history)
+    if live.pending is not None:
+        _reapply(copy, live.pending, live.seq)
+    return copy

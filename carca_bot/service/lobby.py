@@ -1,0 +1,184 @@
+"""Before and around play: create, join, leave, kick, start, cancel, resign."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+
+from carca_bot.engine.game import Game
+from carca_bot.service import errors
+from carca_bot.service.core import ServiceCore, nothing
+from carca_bot.service.errors import NotAllowed, NotInGame
+from carca_bot.service.live import LOBBY_CLOSED, Live, seating, setup_for
+from carca_bot.service.model import MAX_PLAYERS, GameOptions, TurnView, User, Where
+from carca_bot.store import ChannelBusy, SeatRow
+
+NAME_LENGTH = 32
+
+
+def unique_name(wanted: str, taken: set[str]) -> str:
+    """The user's name, made distinct from the other seats (the record needs distinct names)."""
+    base = " ".join(wanted.split())[:NAME_LENGTH] or "Player"
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base} {n}", n + 1
+    return name
+
+
+def renumber(seats: list[SeatRow]) -> list[SeatRow]:
+    return [replace(s, seat=i) for i, s in enumerate(seats)]
+
+
+class LobbyOps(ServiceCore):
+    async def create(self, where: Where, host: User, options: GameOptions) -> TurnView:
+        """Open a lobby in the channel with `host` seated; one lobby or game per channel."""
+        seed = options.seed if options.seed is not None else secrets.randbits(31)
+        seat = SeatRow(0, host.id, unique_name(host.name, set()), 0)
+        try:
+            game_id = await self.store.create_game(where.guild, where.channel, seat,
+                                                   options.to_json(), seed, self.clock())
+        except ChannelBusy:
+            raise errors.ChannelBusy("this channel already has a game: join it, or the host "
+                                     "can cancel it") from None
+        return await self._act_on(game_id, host.id, nothing)
+
+    async def join(self, where: Where, user: User, expect: int | None = None) -> TurnView:
+        async def body(live: Live) -> None:
+            self._need_lobby(live, "join")
+            if live.seat_of(user.id) is not None:
+                raise NotAllowed("you are already in this game")
+            limit = min(live.options.max_players, MAX_PLAYERS)
+            if len(live.seats) >= limit:
+                raise NotAllowed(f"the game is full ({limit} players)")
+            colours = {s.colour for s in live.seats}
+            colour = min(c for c in range(MAX_PLAYERS) if c not in colours)
+            name = unique_name(user.name, {s.name for s in live.seats})
+            seats = [*live.seats, SeatRow(len(live.seats), user.id, name, colour)]
+            await self._write(live, {}, seats)
+            live.notes.append(f"{name} joined")
+
+        return await self._act(where, user, body, expect)
+
+    async def leave(self, where: Where, user: User, expect: int | None = None) -> TurnView:
+        """Leave a lobby. A host who leaves hands the game on; the last one out closes it."""
+        async def body(live: Live) -> None:
+            seat = live.seat_of(user.id)
+            if seat is None:
+                raise NotInGame("you are not in this game")
+            if live.row.status == "active":
+                raise NotAllowed("the game has started: use resign to stop playing")
+            self._need_lobby(live, "leave")
+            await self._remove(live, seat, f"{seat.name} left")
+
+        return await self._act(where, user, body, expect)
+
+    async def kick(self, where: Where, caller: User, target: str, is_admin: bool = False,
+                   expect: int | None = None) -> TurnView:
+        """Remove a player: from a lobby, or from a running game as if they resigned."""
+        async def body(live: Live) -> None:
+            if not self._is_host(live, caller, is_admin):
+                raise NotAllowed("only the host or a server admin can kick players")
+            seat = live.seat_of(target)
+            if seat is None:
+                raise NotInGame("that user is not in this game")
+            if live.row.status == "lobby":
+                if target == live.row.host_id:
+                    raise NotAllowed("the host cannot be kicked: cancel the game instead")
+                await self._remove(live, seat, f"{seat.name} was removed from the lobby")
+                return
+            await self._resign(live, seat, f"{seat.name} was removed from the game")
+
+        return await self._act(where, caller, body, expect)
+
+    async def start(self, where: Where, caller: User, expect: int | None = None) -> TurnView:
+        """Deal the game: seat order drawn from the seed, then the first turn."""
+        async def body(live: Live) -> None:
+            self._need_lobby(live, "start")
+            if live.row.host_id != caller.id:
+                raise NotAllowed("only the host can start the game")
+            count = len(live.seats)
+            if count < 2 and not (live.options.allow_solo and count == 1):
+                raise NotAllowed("at least 2 players are needed to start (or create the game "
+                                 "with solo play allowed)")
+            assert live.row.seed is not None
+            order = seating(live.row.seed, count)
+            seats = renumber([live.seats[i] for i in order])
+            game = Game(setup_for(live.row, seats))
+            await self._write(live, {"status": "active", "deadline": self._deadline(live)},
+                              seats)
+            live.game = game
+            live.notes.append("the game starts; turn order: " + ", ".join(s.name for s in seats))
+
+        return await self._act(where, caller, body, expect)
+
+    async def cancel(self, where: Where, caller: User, is_admin: bool = False,
+                     expect: int | None = None) -> TurnView:
+        async def body(live: Live) -> None:
+            if not self._is_host(live, caller, is_admin):
+                raise NotAllowed("only the host or a server admin can cancel the game")
+            outcome = "cancelled" if live.row.status == "active" else LOBBY_CLOSED
+            await self._write(live, {"status": "cancelled", "outcome": outcome,
+                                     "pending": None, "deadline": None})
+            live.notes.append("the game was cancelled")
+
+        return await self._act(where, caller, body, expect)
+
+    async def resign(self, where: Where, user: User, expect: int | None = None) -> TurnView:
+        """Stop playing a running game; see `_resign` for what happens to the others."""
+        async def body(live: Live) -> None:
+            if live.row.status == "lobby":
+                raise NotAllowed("the game has not started: use leave instead")
+            if live.options.analysis:
+                raise NotAllowed("this is an analysis game: cancel it instead")
+            seat = live.seat_of(user.id)
+            if seat is None:
+                raise NotInGame("you are not playing in this game")
+            await self._resign(live, seat, f"{seat.name} resigned")
+
+        return await self._act(where, user, body, expect)
+
+    # -- shared -----------------------------------------------------------------
+
+    @staticmethod
+    def _need_lobby(live: Live, what: str) -> None:
+        if live.row.status != "lobby":
+            raise NotAllowed(f"you cannot {what} now: the game has already started")
+
+    async def _remove(self, live: Live, seat: SeatRow, note: str) -> None:
+        seats = renumber([s for s in live.seats if s.user_id != seat.user_id])
+        changes: dict[str, object] = {}
+        if seat.user_id == live.row.host_id:
+            if seats:
+                assert seats[0].user_id is not None
+                changes["host_id"] = seats[0].user_id
+                live.notes.append(f"{seats[0].name} is the host now")
+            else:
+                changes.update(status="cancelled", outcome=LOBBY_CLOSED)
+                live.notes.append("the lobby is empty and closed")
+        await self._write(live, changes, seats)
+        live.notes.insert(0, note)
+
+    async def _resign(self, live: Live, seat: SeatRow, note: str) -> None:
+        """Resigning keeps the resigner's figures and points on the board; they rank last.
+
+        The game goes on while at least two players remain (a solo game: while its
+        one player does), and the service plays the resigner's turns plainly (first
+        legal square, no figure, wagons home, abbey kept). Otherwise it ends at once,
+        standings as they are, without final scoring.
+        """
+        if live.row.status != "active" or live.game is None:
+            raise NotAllowed("the game is over")
+        if seat.resigned:
+            raise NotAllowed(f"{seat.name} has already resigned")
+        seats = [replace(s, resigned=True) if s.seat == seat.seat else s for s in live.seats]
+        changes: dict[str, object] = {}
+        remaining = sum(not s.resigned for s in seats)
+        if remaining < min(2, len(seats)):
+            changes.update(status="finished", outcome="resigned", deadline=None)
+        if live.pending is not None and (live.pending.seat == seat.seat or changes):
+            changes["pending"] = None
+        await self._write(live, changes, seats)
+        if "pending" in changes:
+            live.game.restore()
+            live.pending = None
+        live.notes.append(note)

@@ -1,0 +1,210 @@
+"""What goes into and comes out of the service: plain values, no Discord types.
+
+Users and channels are opaque strings so any front end can use the service:
+Discord passes snowflakes as text, the terminal passes made-up names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from carca_bot.engine.catalogue import EXPANSIONS
+from carca_bot.engine.setup import WAGON_RULES
+from carca_bot.service.errors import BadInput
+
+MAX_PLAYERS = 6
+ROTATIONS = (0, 90, 180, 270)
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """A channel or thread: the place a game lives."""
+
+    guild: str
+    channel: str
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """Choices made when a game is created; stored as JSON with the game."""
+
+    expansions: frozenset[str] = frozenset()
+    wagon_rule: str = "c2"
+    turn_timer: int | None = None  # seconds per decision; None: no timer
+    auto_play: bool = False  # when the timer runs out, play the turn for the player
+    max_players: int = MAX_PLAYERS
+    allow_solo: bool = False  # the host may start alone
+    seed: int | None = None  # None: a random seed at creation
+    tunnel_pairs: int | None = None
+    start: tuple[str, int] | None = None  # start tile and quarter turns (imported records)
+    analysis: bool = False  # an imported record: the host plays every seat
+
+    def __post_init__(self) -> None:
+        unknown = sorted(self.expansions - set(EXPANSIONS))
+        if unknown:
+            raise BadInput(f"unknown expansion {unknown[0]!r}; choose from "
+                           f"{', '.join(EXPANSIONS)}")
+        if self.wagon_rule not in WAGON_RULES:
+            raise BadInput(f"unknown wagon rule {self.wagon_rule!r}: use c2 or c1")
+        if self.turn_timer is not None and self.turn_timer < 60:
+            raise BadInput("a turn timer must be at least 60 seconds")
+        if not 1 <= self.max_players <= MAX_PLAYERS:
+            raise BadInput(f"a game has 1 to {MAX_PLAYERS} players")
+        if self.tunnel_pairs is not None and self.tunnel_pairs < 0:
+            raise BadInput("tunnel pairs must be 0 or more")
+        if self.auto_play and self.turn_timer is None:
+            raise BadInput("auto-play needs a turn timer")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "expansions": [e for e in EXPANSIONS if e in self.expansions],
+            "wagon_rule": self.wagon_rule,
+            "turn_timer": self.turn_timer,
+            "auto_play": self.auto_play,
+            "max_players": self.max_players,
+            "allow_solo": self.allow_solo,
+            "seed": self.seed,
+            "tunnel_pairs": self.tunnel_pairs,
+            "start": None if self.start is None else list(self.start),
+            "analysis": self.analysis,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameOptions:
+        start = data.get("start")
+        return cls(
+            expansions=frozenset(data.get("expansions", ())),
+            wagon_rule=data.get("wagon_rule", "c2"),
+            turn_timer=data.get("turn_timer"),
+            auto_play=bool(data.get("auto_play", False)),
+            max_players=int(data.get("max_players", MAX_PLAYERS)),
+            allow_solo=bool(data.get("allow_solo", False)),
+            seed=data.get("seed"),
+            tunnel_pairs=data.get("tunnel_pairs"),
+            start=None if start is None else (str(start[0]), int(start[1])),
+            analysis=bool(data.get("analysis", False)),
+        )
+
+
+@dataclass(frozen=True)
+class TurnOrder:
+    """A whole turn in one command: tile (or abbey), figure or recall, token."""
+
+    at: tuple[int, int]
+    rot: int = 0  # degrees, 0/90/180/270; ignored for an abbey
+    abbey: bool = False  # place the abbey at `at` instead of the drawn tile
+    figure: str | None = None
+    on: str | None = None
+    recall: bool = False
+    token: tuple[int, int, str, int] | None = None  # x, y, side, pair
+    token_first: bool = False
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+    user_id: str | None
+    name: str
+    colour: int
+    score: int
+    resigned: bool
+    in_hand: dict[str, int] = field(default_factory=dict)
+
+
+# What the game waits for, by `TurnView.must`: "waiting for Ana to ..." / "... join".
+MUST_WORDS = {
+    "join": "join the lobby or start the game",
+    "choose": "draw a tile or place their abbey",
+    "place": "place a tile",
+    "finish": "finish their turn",
+    "wagon": "move or return their wagon",
+    "abbey_round": "place or skip their abbey",
+    "over": "nothing: the game is over",
+}
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """A game as one user sees it right now: enough to post a message and draw the board."""
+
+    game_id: int
+    version: int  # pass back as `expect` so a stale button cannot act twice
+    moves: int  # confirmed actions in the log so far
+    where: Where
+    status: str  # lobby, active, finished, cancelled
+    outcome: str | None  # complete, resigned, cancelled
+    host_id: str
+    options: GameOptions
+    seats: tuple[SeatView, ...]  # turn order once the game has started
+    deciding: SeatView | None  # who must act now
+    must: str  # a key of MUST_WORDS
+    prompt: str  # one line saying what happens next
+    tile: str | None  # the tile to place: only for the player who must place it
+    steps: tuple[str, ...]  # the unconfirmed steps of the turn, in words
+    events: tuple[str, ...]  # what happened during this command
+    tiles_left: int
+    deadline: float | None
+
+    @property
+    def finished(self) -> bool:
+        return self.status in ("finished", "cancelled")
+
+    @property
+    def standings(self) -> tuple[SeatView, ...]:
+        return ranked(self.seats)
+
+
+def ranked(seats: Iterable[SeatView]) -> tuple[SeatView, ...]:
+    """Players still in by score, then those who resigned (a resignation ranks last)."""
+    return tuple(sorted(seats, key=lambda s: (s.resigned, -s.score, s.seat)))
+
+
+@dataclass(frozen=True)
+class Choices:
+    """Every legal option for the player who must act (for buttons, hints, random play)."""
+
+    must: str
+    tile: str | None = None
+    can_draw: bool = False
+    placements: tuple[tuple[int, int, int], ...] = ()  # x, y, rot in degrees
+    abbey_squares: tuple[tuple[int, int], ...] = ()
+    deployments: tuple[tuple[str, str], ...] = ()  # figure, on
+    can_recall: bool = False
+    tokens: tuple[tuple[int, int, str, int], ...] = ()  # x, y, side, pair
+    can_confirm: bool = False
+    wagon_moves: tuple[tuple[int, int, str], ...] = ()  # x, y, on
+    can_skip_abbey: bool = False
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One line of "my games"."""
+
+    game_id: int
+    where: Where
+    status: str
+    players: tuple[str, ...]
+    scores: tuple[int, ...]
+    waiting_for: str | None  # name of who must act
+    your_turn: bool
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class TimerReport:
+    """A game whose player to act ran out of time, and what the service did."""
+
+    game_id: int
+    where: Where
+    user_id: str | None
+    name: str
+    auto_played: bool
+    view: TurnView

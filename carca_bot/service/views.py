@@ -1,0 +1,138 @@
+"""Turning a live game into what one user may see, and into the list of legal choices."""
+
+from __future__ import annotations
+
+from carca_bot.engine.game import Phase
+from carca_bot.service.live import Live, Step
+from carca_bot.service.model import MUST_WORDS, Choices, SeatView, TurnView, Where, ranked
+
+
+def must_of(live: Live) -> str:
+    status = live.row.status
+    game = live.game
+    if status == "lobby":
+        return "join"
+    if status != "active" or game is None or game.finished:
+        return "over"
+    if game.phase is Phase.TILE:
+        return "place" if live.drawn_tile() is not None else "choose"
+    return {Phase.PLACED: "finish", Phase.WAGON: "wagon",
+            Phase.ABBEY_ROUND: "abbey_round"}[game.phase]
+
+
+def deciding_seat(live: Live) -> int | None:
+    game = live.game
+    if live.row.status != "active" or game is None:
+        return None
+    return game.deciding
+
+
+def waiting_words(live: Live) -> str:
+    """'waiting for Ana to place a tile', for players who are not the one to act."""
+    who = deciding_seat(live)
+    must = must_of(live)
+    if who is None or must in ("join", "over"):
+        return "the game is over" if live.row.status != "lobby" else "the game has not started"
+    return f"waiting for {live.seats[who].name} to {MUST_WORDS[must]}"
+
+
+def step_words(step: Step) -> str:
+    if "tile" in step:
+        return f"{step['tile']} at {step['at']} turned {step['rot']}"
+    if "abbey" in step:
+        return f"abbey at {step['abbey']}"
+    if "deploy" in step:
+        return f"{step['deploy']['figure']} on {step['deploy']['on']}"
+    if "recall" in step:
+        return "abbot recalled"
+    token = step["token"]
+    return f"tunnel token (pair {token['pair']}) on {token['on']} at {token['at']}"
+
+
+def _scores_line(seats: list[SeatView]) -> str:
+    return ", ".join(f"{s.name} {s.score}" + (" (resigned)" if s.resigned else "")
+                     for s in ranked(seats))
+
+
+def _prompt(live: Live, mine: bool, must: str, tile: str | None,
+            seats: list[SeatView]) -> str:
+    status = live.row.status
+    if status == "lobby":
+        names = ", ".join(s.name for s in live.seats) or "nobody"
+        return (f"lobby: {names} ({len(live.seats)} of {live.options.max_players} seats); "
+                "the host starts the game when everyone is in")
+    if status == "cancelled":
+        return "the game was cancelled"
+    if must == "over":
+        why = "game over" if live.row.outcome != "resigned" else "game over by resignation"
+        return f"{why}: {_scores_line(seats)}"
+    if not mine:
+        return waiting_words(live)
+    return {
+        "choose": "your turn: draw a tile, or place your abbey in a hole",
+        "place": f"your turn: place tile {tile}",
+        "finish": "add a figure or a tunnel token if you like, then confirm (or undo)",
+        "wagon": "your wagon's feature was scored: move the wagon or return it",
+        "abbey_round": "last chance to place your abbey: place it in a hole or skip",
+    }[must]
+
+
+def build_view(live: Live, viewer: str | None, events: list[str]) -> TurnView:
+    game = live.game
+    seats = [
+        SeatView(s.seat, s.user_id, s.name, s.colour,
+                 game.scores[s.seat] if game is not None else 0, s.resigned,
+                 game.in_hand(s.seat) if game is not None else {})
+        for s in live.seats
+    ]
+    who = deciding_seat(live)
+    deciding = seats[who] if who is not None else None
+    must = must_of(live)
+    tile = live.drawn_tile()
+    mine = deciding is not None and _acts_for(live, viewer, deciding)
+    steps = tuple(step_words(s) for s in live.pending.steps) if live.pending else ()
+    return TurnView(
+        game_id=live.id, version=live.version, moves=live.seq,
+        where=Where(live.row.guild_id, live.row.channel_id),
+        status=live.row.status, outcome=live.row.outcome, host_id=live.row.host_id,
+        options=live.options, seats=tuple(seats), deciding=deciding, must=must,
+        prompt=_prompt(live, mine, must, tile, seats),
+        tile=tile if mine else None, steps=steps, events=tuple(events),
+        tiles_left=game.tiles_left if game is not None else 0,
+        deadline=live.row.deadline if live.row.status == "active" else None,
+    )
+
+
+def _acts_for(live: Live, viewer: str | None, seat: SeatView) -> bool:
+    if viewer is None:
+        return False
+    return seat.user_id == viewer or (live.options.analysis and live.row.host_id == viewer)
+
+
+def choices(live: Live) -> Choices:
+    """Every legal option of the player who must act now."""
+    game = live.game
+    must = must_of(live)
+    if game is None or must in ("join", "over"):
+        return Choices(must)
+    if must == "choose":
+        return Choices(must, can_draw=True, abbey_squares=_squares(game.abbey_squares()))
+    if must == "place":
+        tile, placements = live.next_tile()
+        return Choices(must, tile=tile, placements=tuple(
+            (p.pos[0], p.pos[1], p.rot * 90) for p in placements))
+    if must == "finish":
+        return Choices(
+            must,
+            deployments=tuple((d.figure, d.on) for d in game.legal_deployments()),
+            can_recall=game.can_recall(),
+            tokens=tuple((t.pos[0], t.pos[1], t.on, t.pair) for t in game.legal_tokens()),
+            can_confirm=True)
+    if must == "wagon":
+        return Choices(must, wagon_moves=tuple(
+            (pos[0], pos[1], on) for pos, on in game.legal_wagon_moves()))
+    return Choices(must, abbey_squares=_squares(game.abbey_squares()), can_skip_abbey=True)
+
+
+def _squares(squares: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    return tuple((x, y) for x, y in squares)

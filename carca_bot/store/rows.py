@@ -1,0 +1,55 @@
+"""What the store hands back: plain rows, decoded from JSON, with no behaviour."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+LIVE_STATUSES = ("lobby", "active")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    user_id: str | None  # None: a seat of an imported record, nobody's account
+    name: str  # the player's name in the game record; unique within the game
+    colour: int
+    resigned: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    guild_id: str
+    channel_id: str
+    status: str  # lobby, active, finished, cancelled
+    host_id: str
+    options: dict[str, Any]
+    seed: int | None
+    created_at: float
+    updated_at: float
+    version: int  # bumped by every write; the optimistic-concurrency token
+    pending: dict[str, Any] | None  # the unconfirmed turn's steps
+    deadline: float | None  # when the player who must act runs out of time
+    outcome: str | None  # complete, resigned, cancelled; None while undecided
+
+    @property
+    def live(self) -> bool:
+        return self.status in LIVE_STATUSES
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    seq: int
+    user_id: str | None  # None: played by the service (auto-discard, timer, resigned seat)
+    action: dict[str, Any]
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameData:
+    """Everything needed to rebuild one game."""
+
+    game: GameRow
+    seats: list[SeatRow]
+    actions: list[ActionRow]

@@ -1,0 +1,115 @@
+"""The database schema and its forward migrations.
+
+`PRAGMA user_version` holds the number of migrations applied. Each migration
+runs in its own transaction together with the version bump, so a start-up
+interrupted half way leaves the database at one version or the next, never
+between. A database newer than this program is refused rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import aiosqlite
+
+# Version 1: games, seats and the action log.
+V1 = (
+    """
+    CREATE TABLE games (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id   TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        status     TEXT NOT NULL
+                   CHECK (status IN ('lobby', 'active', 'finished', 'cancelled')),
+        host_id    TEXT NOT NULL,
+        options    TEXT NOT NULL,
+        seed       INTEGER,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    )
+    """,
+    # At most one lobby or running game per channel or thread.
+    """
+    CREATE UNIQUE INDEX games_live_channel ON games (guild_id, channel_id)
+        WHERE status IN ('lobby', 'active')
+    """,
+    "CREATE INDEX games_channel ON games (guild_id, channel_id, id)",
+    """
+    CREATE TABLE seats (
+        game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat         INTEGER NOT NULL,
+        user_id      TEXT,
+        display_name TEXT NOT NULL,
+        colour       INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat),
+        UNIQUE (game_id, user_id),
+        UNIQUE (game_id, display_name)
+    )
+    """,
+    """
+    CREATE TABLE actions (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq     INTEGER NOT NULL,
+        user_id TEXT,
+        action  TEXT NOT NULL,
+        at      REAL NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    )
+    """,
+)
+
+# Version 2: a version counter for optimistic writes, the unconfirmed turn,
+# turn deadlines, resignations and how a game ended.
+V2 = (
+    "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN pending TEXT",
+    "ALTER TABLE games ADD COLUMN deadline REAL",
+    "ALTER TABLE games ADD COLUMN outcome TEXT",
+    "ALTER TABLE seats ADD COLUMN resigned INTEGER NOT NULL DEFAULT 0",
+    "UPDATE games SET version = (SELECT count(*) FROM actions WHERE game_id = games.id)",
+    "UPDATE games SET outcome = 'complete' WHERE status = 'finished'",
+    # Version 1 did not say whether a cancelled game had been dealt; one without a
+    # move is taken for a closed lobby (it has nothing to show either way).
+    """
+    UPDATE games SET outcome = CASE
+        WHEN EXISTS (SELECT 1 FROM actions WHERE game_id = games.id) THEN 'cancelled'
+        ELSE 'lobby_closed' END
+    WHERE status = 'cancelled'
+    """,
+    "CREATE INDEX seats_user ON seats (user_id)",
+    "CREATE INDEX games_deadline ON games (deadline) WHERE status = 'active'",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class SchemaTooNew(RuntimeError):
+    """The file was written by a newer program; opening it could damage it."""
+
+
+async def schema_version(db: aiosqlite.Connection) -> int:
+    rows = list(await db.execute_fetchall("PRAGMA user_version"))
+    return int(rows[0][0])
+
+
+async def migrate(db: aiosqlite.Connection, target: int = SCHEMA_VERSION) -> int:
+    """Bring the schema up to `target`; returns the version found before."""
+    found = await schema_version(db)
+    if found > SCHEMA_VERSION:
+        raise SchemaTooNew(f"the database has schema version {found}; this program knows "
+                           f"versions up to {SCHEMA_VERSION}")
+    while True:
+        # Read the version again under the write lock: another process may have
+        # migrated since we looked.
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            current = await schema_version(db)
+            if current >= target:
+                await db.execute("ROLLBACK")
+                return found
+            for statement in MIGRATIONS[current]:
+                await db.execute(statement)
+            await db.execute(f"PRAGMA user_version = {current + 1}")
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+        await db.execute("COMMIT")

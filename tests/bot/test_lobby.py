@@ -1,0 +1,145 @@
+"""The lobby through Discord: command sync, create, join, leave, start, kick, cancel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness
+from tests.bot.fake_discord import APP_ID, Request
+
+
+def callback(requests: list[Request]) -> Request:
+    found = [r for r in requests if r.path.endswith("/callback")]
+    assert len(found) == 1, [r.path for r in requests]
+    return found[0]
+
+
+def followups(requests: list[Request]) -> list[Request]:
+    return [r for r in requests
+            if r.method == "POST" and r.path.startswith(f"/webhooks/{APP_ID}/")]
+
+
+def custom_ids(request: Request) -> list[str]:
+    ids = []
+    for row in (request.json or {}).get("components", []):
+        ids.extend(c.get("custom_id", "") for c in row.get("components", []))
+    return ids
+
+
+def assert_public_reply(requests: list[Request]) -> Request:
+    assert callback(requests).json == {"type": 5}  # deferred, thinking, public
+    posts = followups(requests)
+    assert len(posts) == 1 and not posts[0].ephemeral
+    return posts[0]
+
+
+def assert_private_refusal(requests: list[Request], words: str) -> None:
+    posts = followups(requests)
+    assert len(posts) == 1 and posts[0].ephemeral, requests
+    assert words.lower() in posts[0].content.lower(), posts[0].content
+
+
+async def lobby(h: BotHarness, *players: tuple[int, str], **options: Any) -> str:
+    post = assert_public_reply(await h.command(ANA, "create", **options))
+    for player in players:
+        assert_public_reply(await h.command(player, "join"))
+    return post.content
+
+
+async def test_login_registers_the_command_group(harness: BotHarness) -> None:
+    puts = [r for r in harness.fake.requests if r.method == "PUT"]
+    assert len(puts) == 1 and puts[0].path == f"/applications/{APP_ID}/commands"
+    (carc,) = puts[0].json
+    names = {o["name"] for o in carc["options"]}
+    assert carc["name"] == "carc" and len(names) == len(carc["options"]) <= 25
+    assert {"create", "join", "leave", "start", "place", "follower", "barn", "recall", "abbey",
+            "tunnel", "wagon", "confirm", "undo", "board", "status", "score", "resign", "kick",
+            "cancel", "export", "rules", "games"} <= names
+
+
+async def test_commands_are_not_synced_again_when_unchanged(harness: BotHarness) -> None:
+    from tests.bot.conftest import start_bot
+
+    bot, _ = await start_bot(harness.fake, harness.db)
+    try:
+        assert len([r for r in harness.fake.requests if r.method == "PUT"]) == 1
+    finally:
+        await bot.close()
+
+
+async def test_create_posts_a_lobby_with_buttons(harness: BotHarness) -> None:
+    post = assert_public_reply(await harness.command(ANA, "create", expansions="river, abbot"))
+    assert "opened Carcassonne game" in post.content and "river" in post.content
+    ids = custom_ids(post)
+    assert [i.split(":")[1] for i in ids] == ["join", "start"]
+
+
+async def test_create_refuses_a_second_game_and_bad_expansions(harness: BotHarness) -> None:
+    await lobby(harness)
+    requests = await harness.command(BEN, "create")
+    assert callback(requests).json == {"type": 5}
+    assert any(r.method == "DELETE" and r.path.endswith("/messages/@original") for r in requests)
+    assert_private_refusal(requests, "already")
+    requests = await harness.command(BEN, "create", expansions="seafarers",
+                                     _channel=810000000000000099)
+    assert_private_refusal(requests, "unknown expansion 'seafarers'")
+
+
+async def test_join_leave_and_their_refusals(harness: BotHarness) -> None:
+    await lobby(harness, BEN)
+    assert_private_refusal(await harness.command(BEN, "join"), "already")
+    post = assert_public_reply(await harness.command(BEN, "leave"))
+    assert "Ben" in post.content and "left" in post.content
+    assert_private_refusal(await harness.command(CY, "leave"), "not")
+    assert_private_refusal(await harness.command(CY, "join", _channel=810000000000000077),
+                           "no game")
+
+
+async def test_start_by_host_posts_the_board_and_mentions_the_first_player(
+        harness: BotHarness) -> None:
+    await lobby(harness, BEN)
+    assert_private_refusal(await harness.command(BEN, "start"), "host")
+    post = assert_public_reply(await harness.command(ANA, "start"))
+    (board,) = post.files
+    assert board.filename == "board.png" and board.data.startswith(b"\x89PNG\r\n\x1a\n")
+    assert post.json["attachments"] == [{"id": 0, "filename": "board.png",
+                                         "description": "The board"}]
+    assert post.json["allowed_mentions"]["parse"] == ["users"] or \
+        post.json["allowed_mentions"].get("users") is not None
+    mentioned = [p for p in (ANA, BEN) if f"<@{p[0]}>" in post.content]
+    assert len(mentioned) == 1
+    assert {i.split(":")[1] for i in custom_ids(post)} <= {"tile", "board", "draw", "abbey"}
+
+
+async def test_kick_needs_the_host_or_manage_server(harness: BotHarness) -> None:
+    await lobby(harness, BEN, CY)
+    assert_private_refusal(await harness.command(BEN, "kick", player=CY), "host")
+    post = assert_public_reply(await harness.command(BEN, "kick", player=CY,
+                                                     _perms=MANAGE_GUILD))
+    assert "Cy was removed" in post.content
+
+
+async def test_cancel_needs_the_host_or_manage_server(harness: BotHarness) -> None:
+    await lobby(harness, BEN)
+    assert_private_refusal(await harness.command(BEN, "cancel"), "host")
+    post = assert_public_reply(await harness.command(ANA, "cancel"))
+    assert "cancelled" in post.content
+    (status,) = followups(await harness.command(ANA, "status"))
+    assert status.ephemeral and "The game was cancelled." in status.content
+
+
+async def test_create_in_a_new_thread(harness: BotHarness) -> None:
+    requests = await harness.command(ANA, "create", thread=True)
+    (thread,) = [r for r in requests if r.path.endswith("/threads")]
+    assert thread.json["type"] == 11 and "Ana" in thread.json["name"]
+    post = assert_public_reply(requests)
+    assert "<#" in post.content
+
+
+async def test_rules_and_games_are_private(harness: BotHarness) -> None:
+    requests = await harness.command(ANA, "rules")
+    assert callback(requests).json == {"type": 5, "data": {"flags": 64}}
+    assert followups(requests)[0].ephemeral and "/carc place" in followups(requests)[0].content
+    await lobby(harness)
+    (post,) = followups(await harness.command(ANA, "games"))
+    assert post.ephemeral and "lobby" in post.content

@@ -1,0 +1,121 @@
+"""The terminal front end, driven through stdin and stdout."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from carca_bot.engine.game import Game
+from carca_bot.engine.record import replay
+from carca_bot.local import add_arguments, run
+from tests.service.helpers import rig
+
+
+def _args(tmp_path: Path, *extra: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    return parser.parse_args(["--db", str(tmp_path / "local.sqlite3"),
+                              "--out", str(tmp_path / "boards"), *extra])
+
+
+class Painter:
+    """Stands in for the renderer: remembers which boards it was asked for."""
+
+    def __init__(self) -> None:
+        self.tiles: list[int] = []
+
+    def __call__(self, game: Game) -> bytes:
+        self.tiles.append(len(game.board.tiles))
+        return b"\x89PNG fake"
+
+
+async def _session(tmp_path: Path, script: str, *extra: str,
+                   painter: Painter | None = None) -> tuple[int, str]:
+    out = io.StringIO()
+    status = await run(_args(tmp_path, *extra), painter, io.StringIO(script), out)
+    return status, out.getvalue()
+
+
+SCRIPT = """\
+help
+place 5 5 0
+place 1 0 0 follower E
+undo
+status
+follower E
+confirm
+moves
+place -1 0 0
+confirm
+board
+score
+export {record}
+quit
+"""
+
+
+async def test_a_scripted_hot_seat_game(tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, ["U", "U", "V"])
+    painter = Painter()
+    record = tmp_path / "game.json"
+    status, text = await _session(tmp_path, SCRIPT.format(record=record),
+                                  "--players", "Ana,Ben", "--seed", "3", painter=painter)
+    assert status == 0, text
+    assert "new game 1 for" in text and "place X Y ROT [FIGURE ON]" in text
+    assert "! U cannot go at [5, 5] turned 0: the square [5, 5] does not touch" in text
+    assert "this turn so far: U at [1, 0] turned 0" in text
+    assert "Ben> tile U: place 0 1 0 | place 0 1 180 | place -1 0 0" in text  # moves
+    assert "your turn: place tile V" in text
+    assert text.count("board: ") == 3  # two confirmed moves, and the board command
+    assert sorted(p.name for p in (tmp_path / "boards").iterdir()) == [
+        "game1-move001.png", "game1-move002.png"]
+    assert painter.tiles == [2, 3, 3]
+    assert "U^ D^ U^" in text and "Ana: follower on E at 1,0" in text  # the text board
+    assert "the game is saved" in text
+    saved = json.loads(record.read_text())
+    assert [a["at"] for a in saved["actions"]] == [[1, 0], [-1, 0]]
+    assert saved["actions"][0]["deploy"] == {"figure": "follower", "on": "E"}
+    assert replay(saved)[0] == 0
+
+    # Starting again resumes the same game; resigning ends it.
+    status, text = await _session(tmp_path, "status\nresign\n", "--players", "Ana,Ben")
+    assert status == 0
+    assert "resuming game 1" in text and "2 moves" in text
+    assert "game over by resignation" in text
+
+
+async def test_bad_words_get_usage_and_end_of_input_quits(tmp_path: Path) -> None:
+    script = "place one 2 3\nfly away\nwagon 1 2\nabbey 1\ntunnel 1 2 N\n"
+    status, text = await _session(tmp_path, script, "--players", "2")
+    assert status == 0
+    assert "'one' is not a number; usage: place X Y ROT [FIGURE ON]" in text
+    assert "unknown command 'fly'; type help" in text
+    assert "usage: wagon X Y ON | wagon return | wagon ON" in text
+    assert "usage: abbey X Y | abbey skip" in text
+    assert "usage: tunnel X Y SIDE PAIR" in text
+
+
+async def test_the_demo_plays_a_whole_game(tmp_path: Path) -> None:
+    painter = Painter()
+    status, text = await _session(tmp_path, "", "--demo", "--players", "2", "--seed", "1",
+                                  painter=painter)
+    assert status == 0, text
+    lines = text.splitlines()
+    assert lines[0].startswith("demo game 1: seats drawn at random:")
+    assert "game over: " in text
+    moves = [line for line in lines if line[:4].strip().isdigit() and ". " in line]
+    assert len(moves) >= 71  # every land tile, one line per move
+    assert len(painter.tiles) == len(moves)
+    assert painter.tiles[-1] == 72  # the whole board in the last picture
+
+
+async def test_bad_options(tmp_path: Path) -> None:
+    status, text = await _session(tmp_path, "", "--players", "9")
+    assert status == 2 and "--players must be 1 to 6" in text
+    status, text = await _session(tmp_path, "", "--expansions", "dragons")
+    assert status == 2 and "unknown expansion 'dragons'" in text

@@ -1,0 +1,162 @@
+"""Resigning, kicking out of a running game, and turn timers."""
+
+from __future__ import annotations
+
+import pytest
+
+from carca_bot.engine.game import Game, Phase
+from carca_bot.engine.record import parse_record
+from carca_bot.service import (
+    GameOptions,
+    GameService,
+    NoGameHere,
+    NotAllowed,
+    NotInGame,
+    TurnOrder,
+)
+from carca_bot.service.play_auto import auto_move
+from tests.service.helpers import (
+    ANA,
+    BEN,
+    CY,
+    DEE,
+    HERE,
+    RING,
+    Clock,
+    other,
+    rig,
+    started,
+    who,
+)
+
+
+async def test_resigning_a_two_player_game_ends_it(service: GameService) -> None:
+    view = await started(service)
+    quitter, stayer = other(view), who(view)
+    view = await service.resign(HERE, quitter)
+    assert view.status == "finished" and view.outcome == "resigned" and view.finished
+    assert [s.name for s in view.standings] == [stayer.name, quitter.name]
+    assert view.standings[1].resigned
+    assert view.prompt.startswith("game over by resignation")
+    assert f"{quitter.name} resigned" in view.events
+    with pytest.raises(NoGameHere):
+        await service.confirm(HERE, stayer)
+    await service.create(HERE, stayer, GameOptions())  # the channel is free
+
+
+async def test_after_a_resignation_the_others_play_on(service: GameService,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, ["U", "U", "U", "U"])
+    view = await started(service, (ANA, BEN, CY))
+    quitter = who(view)
+    await service.place_tile(HERE, quitter, 1, 0, 0)
+    await service.deploy(HERE, quitter, "follower", "E")
+    view = await service.resign(HERE, quitter)
+    # Their unconfirmed turn is dropped and played plainly for them: no figure.
+    assert view.status == "active" and view.moves == 1
+    assert f"{quitter.name} has resigned: their move was played for them" in view.events
+    assert who(view) != quitter
+    action = (await service.export(HERE))["actions"][0]
+    assert action["by"] == quitter.name and "deploy" not in action
+    with pytest.raises(NotAllowed, match="you resigned"):
+        await service.place_tile(HERE, quitter, 2, 0, 0)
+    with pytest.raises(NotAllowed, match="already resigned"):
+        await service.resign(HERE, quitter)
+    # Two rounds later their turns are still played for them.
+    for _ in range(2):
+        view = await service.play_turn(HERE, who(view), TurnOrder(
+            at=(await service.legal_moves(HERE, who(view))).placements[0][:2],
+            rot=(await service.legal_moves(HERE, who(view))).placements[0][2]))
+    assert view.moves == 4 and who(view) != quitter
+    view = await service.resign(HERE, who(view))
+    assert view.status == "finished" and view.outcome == "resigned"
+    assert sum(not s.resigned for s in view.seats) == 1
+
+
+async def test_resign_refusals(service: GameService) -> None:
+    await service.create(HERE, ANA, GameOptions())
+    await service.join(HERE, BEN)
+    with pytest.raises(NotAllowed, match="use leave"):
+        await service.resign(HERE, BEN)
+    await service.start(HERE, ANA)
+    with pytest.raises(NotInGame):
+        await service.resign(HERE, DEE)
+
+
+def _game(actions: list[dict[str, object]], expansions: list[str]) -> Game:
+    record = parse_record({"format": "carca-record/1", "players": ["Ana", "Ben"],
+                           "expansions": expansions, "actions": actions})
+    return Game.replay(record.setup, record.actions)
+
+
+def test_moves_played_for_a_player_are_the_plainest() -> None:
+    wagon = _game([{"by": "Ana", "tile": "W", "at": [1, 0], "rot": 0,
+                    "deploy": {"figure": "wagon", "on": "W"}},
+                   {"by": "Ben", "tile": "W", "at": [-1, 0], "rot": 0}], ["abbey_mayor"])
+    assert wagon.phase is Phase.WAGON
+    auto_move(wagon, 0)
+    assert wagon.history[-1] == {"by": "Ana", "wagon": "return"}
+    ring: list[dict[str, object]] = [
+        {"by": ("Ana", "Ben")[i % 2], "tile": t, "at": list(at), "rot": rot}
+        for i, (t, at, rot) in enumerate(RING)]
+    ending = _game([*ring, {"end": True}], ["abbey_mayor"])
+    assert ending.phase is Phase.ABBEY_ROUND
+    asked = ending.current
+    auto_move(ending, asked)
+    assert ending.history[-1] == {"by": ending.players[asked], "abbey": "skip"}
+    tile = _game([], [])
+    drawn = tile.draw()
+    first = tile.legal_placements(drawn)[0]
+    auto_move(tile, 0)
+    assert tile.history == [{"by": "Ana", "tile": drawn, "at": list(first.pos),
+                             "rot": first.rot * 90}]
+    assert tile.phase is Phase.TILE and tile.current == 1
+
+
+async def test_a_late_player_is_reminded_once_per_period(service: GameService,
+                                                         clock: Clock) -> None:
+    view = await started(service, options=GameOptions(turn_timer=60, seed=4))
+    late = who(view)
+    assert view.deadline == clock.now + 60
+    assert await service.check_timers(clock.now + 59) == []
+    reports = await service.check_timers(clock.now + 61)
+    assert [(r.user_id, r.name, r.auto_played) for r in reports] == [(late.id, late.name, False)]
+    assert f"{late.name}, your time for this turn is up" in reports[0].view.events
+    assert reports[0].view.moves == 0
+    assert await service.check_timers(clock.now + 61) == []  # reminded already
+    assert len(await service.check_timers(clock.now + 122)) == 1
+
+
+async def test_a_move_restarts_the_clock(service: GameService, clock: Clock) -> None:
+    view = await started(service, options=GameOptions(turn_timer=60, seed=4))
+    clock.now += 50
+    player = who(view)
+    spot = (await service.legal_moves(HERE, player)).placements[0]
+    view = await service.play_turn(HERE, player, TurnOrder(at=spot[:2], rot=spot[2]))
+    assert view.deadline == clock.now + 60
+    assert await service.check_timers(clock.now + 30) == []
+
+
+async def test_auto_play_moves_for_a_late_player(service: GameService, clock: Clock) -> None:
+    view = await started(service, options=GameOptions(turn_timer=60, auto_play=True, seed=4))
+    late = who(view)
+    reports = await service.check_timers(clock.now + 61)
+    assert [(r.name, r.auto_played) for r in reports] == [(late.name, True)]
+    view = reports[0].view
+    assert view.moves == 1 and who(view) != late
+    assert f"{late.name} ran out of time: their move was played for them" in view.events
+    action = (await service.export(HERE))["actions"][0]
+    assert action["by"] == late.name and "deploy" not in action
+
+
+async def test_auto_play_keeps_the_steps_already_taken(service: GameService, clock: Clock,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    rig(monkeypatch, ["U"])
+    view = await started(service, options=GameOptions(turn_timer=60, auto_play=True, seed=4))
+    late = who(view)
+    await service.place_tile(HERE, late, 1, 0, 0)
+    await service.deploy(HERE, late, "follower", "E")
+    await service.check_timers(clock.now + 61)
+    assert (await service.export(HERE))["actions"] == [{
+        "by": late.name, "tile": "U", "at": [1, 0], "rot": 0,
+        "deploy": {"figure": "follower", "on": "E"}}]

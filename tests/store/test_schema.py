@@ -1,0 +1,158 @@
+"""Migrations: from nothing, from a version-1 file, all or nothing, never backwards."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from carca_bot.engine.game import Game
+from carca_bot.engine.randomplay import random_game
+from carca_bot.engine.setup import Setup
+from carca_bot.service import GameService, User, Where
+from carca_bot.store import SCHEMA_VERSION, SchemaTooNew, Store
+from carca_bot.store import schema as schema_module
+
+# The schema as version 1 of the program wrote it; kept here, frozen, so the
+# migration is tested against what is really on disk, not the current code.
+V1_SCHEMA = """
+CREATE TABLE games (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id   TEXT NOT NULL,
+    channel_id TEXT NOT NULL,
+    status     TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'cancelled')),
+    host_id    TEXT NOT NULL,
+    options    TEXT NOT NULL,
+    seed       INTEGER,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE UNIQUE INDEX games_live_channel ON games (guild_id, channel_id)
+    WHERE status IN ('lobby', 'active');
+CREATE INDEX games_channel ON games (guild_id, channel_id, id);
+CREATE TABLE seats (
+    game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat         INTEGER NOT NULL,
+    user_id      TEXT,
+    display_name TEXT NOT NULL,
+    colour       INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat),
+    UNIQUE (game_id, user_id),
+    UNIQUE (game_id, display_name)
+);
+CREATE TABLE actions (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seq     INTEGER NOT NULL,
+    user_id TEXT,
+    action  TEXT NOT NULL,
+    at      REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+PRAGMA user_version = 1;
+"""
+OPTIONS: dict[str, object] = {"expansions": [], "wagon_rule": "c2", "turn_timer": None,
+                              "max_players": 6}
+
+
+def _two_turns() -> list[dict[str, object]]:
+    game = Game(Setup(("Ana", "Ben"), seed=5))
+    for player in (0, 1):
+        tile = game.draw()
+        spot = game.legal_placements(tile)[0]
+        game.place_tile(player, tile, spot.pos, spot.rot)
+        game.end_turn(player)
+    return game.history
+
+
+def _version_1_file(path: Path) -> list[dict[str, object]]:
+    actions = _two_turns()
+    whole = random_game(Setup(("Ana", "Ben"), seed=5), random.Random(5)).history
+    db = sqlite3.connect(path)
+    db.executescript(V1_SCHEMA)
+    games: tuple[tuple[int, str, str, list[dict[str, object]]], ...] = (
+        (1, "c1", "active", actions), (2, "c2", "finished", actions),
+        (3, "c3", "active", whole),  # its last move was written, its status not
+        (4, "c4", "cancelled", []), (5, "c5", "cancelled", actions))
+    for gid, channel, status, log in games:
+        db.execute("INSERT INTO games VALUES (?, 'g', ?, ?, 'u1', ?, 5, 0, 0)",
+                   (gid, channel, status, json.dumps(OPTIONS)))
+        db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
+                       [(gid, 0, "u1", "Ana", 0), (gid, 1, "u2", "Ben", 1)])
+        db.executemany("INSERT INTO actions VALUES (?, ?, 'u1', ?, 0)",
+                       [(gid, i, json.dumps(a)) for i, a in enumerate(log)])
+    db.commit()
+    db.close()
+    return actions
+
+
+def _columns(path: Path, table: str) -> set[str]:
+    with sqlite3.connect(path) as db:
+        return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+
+
+async def test_an_empty_file_gets_the_whole_schema(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    store = await Store.open(path)
+    try:
+        rows = [await store._rows(f"PRAGMA {p}")
+                for p in ("user_version", "journal_mode", "foreign_keys", "busy_timeout")]
+        assert [r[0][0] for r in rows] == [SCHEMA_VERSION, "wal", 1, 10000]
+    finally:
+        await store.close()
+    assert {"version", "pending", "deadline", "outcome"} <= _columns(path, "games")
+    assert "resigned" in _columns(path, "seats")
+
+
+async def test_a_version_1_file_is_migrated_and_its_games_go_on(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    actions = _version_1_file(path)
+    service = await GameService.open(path)
+    try:
+        assert (await service.store._rows("PRAGMA user_version"))[0][0] == SCHEMA_VERSION
+        running = await service.store.game(1)
+        assert running is not None and running.version == 2 and running.pending is None
+        assert running.outcome is None
+        done = await service.store.game(2)
+        assert done is not None and done.outcome == "complete"
+        view = await service.status(Where("g", "c1"), "u1")
+        assert view.moves == 2 and view.status == "active"
+        assert view.deciding is not None and view.deciding.name == "Ana"
+        assert not any(s.resigned for s in view.seats)
+        assert (await service.export(Where("g", "c1")))["actions"] == actions
+        assert [(await service.status(Where("g", c))).outcome for c in ("c4", "c5")] == [
+            "lobby_closed", "cancelled"]
+        assert (await service.status(Where("g", "c5"))).moves == 2
+        finished = await service.status(Where("g", "c3"))
+        assert (finished.status, finished.outcome, finished.must) == (
+            "finished", "complete", "over")
+        # The migrated game takes moves like any other.
+        ana, where = User("u1", "Ana"), Where("g", "c1")
+        x, y, rot = (await service.legal_moves(where, ana)).placements[0]
+        await service.place_tile(where, ana, x, y, rot)
+        assert (await service.confirm(where, ana)).moves == 3
+    finally:
+        await service.close()
+
+
+async def test_a_failed_migration_changes_nothing(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "old.sqlite3"
+    _version_1_file(path)
+    broken = (schema_module.V1, (*schema_module.V2, "THIS IS NOT SQL"))
+    monkeypatch.setattr(schema_module, "MIGRATIONS", broken)
+    with pytest.raises(sqlite3.OperationalError):
+        await Store.open(path)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert "version" not in _columns(path, "games")
+
+
+async def test_a_newer_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(SchemaTooNew, match="knows versions up to"):
+        await Store.open(path)
