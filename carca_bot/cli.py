@@ -42,11 +42,20 @@ def _run(args: argparse.Namespace) -> int:
             if answer in ("y", "yes"):
                 return main(["local", "--demo"])
         return 1
-    from carca_bot.bot.client import CarcaBot
+    import asyncio
+
+    import discord
+
+    from carca_bot.bot.client import serve
 
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    CarcaBot(settings).run(settings.token, log_handler=None)
+    try:
+        asyncio.run(serve(settings))
+    except discord.LoginFailure:
+        print("carca-bot: Discord refused the token in DISCORD_TOKEN; check it in the "
+              "developer portal (Bot > Reset Token).", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -7,11 +7,13 @@ carries the result. Refusals and previews are ephemeral; confirmed moves are pub
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import json
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -71,9 +73,34 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
 Work = Callable[[], Awaitable[Reply]]
 
 
+class RateLimit:
+    """At most `burst` commands per user in any `window` seconds (autocomplete is not counted)."""
+
+    def __init__(self, burst: int = 8, window: float = 10.0) -> None:
+        self.burst, self.window = burst, window
+        self._seen: dict[int, deque[float]] = {}
+
+    def allow(self, user_id: int, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        recent = self._seen.setdefault(user_id, deque())
+        while recent and now - recent[0] >= self.window:
+            recent.popleft()
+        if len(recent) >= self.burst:
+            return False
+        recent.append(now)
+        if len(self._seen) > 10_000:  # forget idle users now and then
+            self._seen = {u: q for u, q in self._seen.items() if q and now - q[-1] < self.window}
+        return True
+
+
 class Actions:
     def __init__(self, bot: CarcaBot) -> None:
         self.bot = bot
+        self.limit = RateLimit(bot.settings.rate_limit)
+        self.accepting = True  # False while shutting down
+        self.in_flight = 0
+        self.idle = asyncio.Event()
+        self.idle.set()
 
     @property
     def service(self) -> Any:
@@ -85,10 +112,23 @@ class Actions:
                   public: bool) -> None:
         """Defer, do the work, answer; log one line with the outcome and latency."""
         started = time.perf_counter()
+        if not self.accepting:
+            await interaction.response.send_message(
+                "carca-bot is restarting: try again in a minute. Your game is safe.",
+                ephemeral=True)
+            return
+        if not self.limit.allow(interaction.user.id):
+            log.info("command=%s user=%s outcome=rate_limited", name, interaction.user.id)
+            await interaction.response.send_message(
+                "Easy there! That was a lot of commands at once: wait a few seconds and try "
+                "again.", ephemeral=True)
+            return
         outcome = "ok"
         game_id: int | None = None
-        await interaction.response.defer(ephemeral=not public, thinking=True)
+        self.in_flight += 1
+        self.idle.clear()
         try:
+            await interaction.response.defer(ephemeral=not public, thinking=True)
             reply = await work()
             game_id = reply.view.game_id if reply.view else None
             await self.send(interaction, reply)
@@ -99,7 +139,16 @@ class Actions:
         except ServiceError as exc:
             outcome = type(exc).__name__
             await self.refuse(interaction, public, exc.message[:1].upper() + exc.message[1:])
+        except Exception:
+            outcome = "error"
+            log.exception("command=%s failed", name)
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.followup.send("Something went wrong on our side; nothing was "
+                                                "changed. Please try again.", ephemeral=True)
         finally:
+            self.in_flight -= 1
+            if self.in_flight == 0:
+                self.idle.set()
             log.info("command=%s user=%s guild=%s channel=%s game=%s outcome=%s ms=%.1f",
                      name, interaction.user.id, interaction.guild_id, interaction.channel_id,
                      game_id, outcome, (time.perf_counter() - started) * 1000)

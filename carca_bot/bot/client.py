@@ -7,6 +7,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import signal
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -25,6 +26,7 @@ from carca_bot.service import GameService, TimerReport, Where
 
 log = logging.getLogger("carca_bot.bot")
 TIMER_PERIOD = 60.0  # seconds between checks of turn deadlines
+SHUTDOWN_GRACE = 20.0  # seconds commands in flight get to finish
 
 
 class CarcaBot(discord.Client):
@@ -72,6 +74,12 @@ class CarcaBot(discord.Client):
         log.info("commands synced%s", f" to guild {guild.id}" if guild else " globally")
 
     async def close(self) -> None:
+        """Stop taking commands, let those in flight finish, then close the database."""
+        self.actions.accepting = False
+        try:
+            await asyncio.wait_for(self.actions.idle.wait(), timeout=SHUTDOWN_GRACE)
+        except TimeoutError:
+            log.warning("%d commands still running at shutdown", self.actions.in_flight)
         if self._timer_task is not None:
             self._timer_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -131,3 +139,27 @@ class CarcaBot(discord.Client):
             await channel.send(text.clip(content), **kwargs)
         except discord.HTTPException:
             log.warning("could not post the timer notice in channel %s", report.where.channel)
+
+
+async def serve(settings: Settings) -> None:
+    """Run until SIGTERM or SIGINT, then shut down gracefully."""
+    assert settings.token is not None
+    bot = CarcaBot(settings)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):  # not on every platform
+            loop.add_signal_handler(sig, stop.set)
+    runner = asyncio.create_task(bot.start(settings.token), name="discord")
+    stopper = asyncio.create_task(stop.wait(), name="signals")
+    done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    if stopper in done:
+        log.info("shutting down on a signal")
+    await bot.close()
+    stopper.cancel()
+    if runner in done:
+        runner.result()  # a login failure surfaces here, with its message
+    else:
+        runner.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await runner

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from carca_bot.bot.client import CarcaBot
 
 Interaction = discord.Interaction[Any]
+# Free text is short by nature here; Discord enforces these lengths before we see it.
+Text30 = app_commands.Range[str, 1, 30]
+Text200 = app_commands.Range[str, 0, 200]
 ROTATIONS: list[app_commands.Choice[int]] = [
     app_commands.Choice(name=f"{d}°", value=d) for d in (0, 90, 180, 270)]
 FIGURES: list[app_commands.Choice[str]] = [app_commands.Choice(name=n.capitalize(), value=n)
@@ -48,7 +51,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
         thread="Start the game in a new thread", players="Most players (1-6)")
     @app_commands.choices(wagon=WAGON_RULES)
     @app_commands.autocomplete(expansions=ac.expansions)
-    async def create(interaction: Interaction, expansions: str | None = None,
+    async def create(interaction: Interaction, expansions: Text200 | None = None,
                      wagon: str = "c2", timer_hours: app_commands.Range[int, 0, 720] = 0,
                      auto_play: bool = False, thread: bool = False,
                      players: app_commands.Range[int, 1, 6] = 6) -> None:
@@ -118,8 +121,8 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
     @app_commands.choices(rotation=ROTATIONS)
     @app_commands.choices(figure=FIGURES)
     @app_commands.autocomplete(square=ac.squares, on=ac.place_features)
-    async def place(interaction: Interaction, square: str, rotation: int = 0,
-                    figure: str | None = None, on: str | None = None,
+    async def place(interaction: Interaction, square: Text30, rotation: int = 0,
+                    figure: str | None = None, on: Text30 | None = None,
                     confirm: bool = False) -> None:
         async def work() -> Reply:
             x, y = _square(square)
@@ -148,7 +151,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
     @app_commands.describe(figure="Which figure", on="Which feature of the tile")
     @app_commands.choices(figure=FIGURES)
     @app_commands.autocomplete(on=ac.features)
-    async def follower(interaction: Interaction, on: str, figure: str = "follower") -> None:
+    async def follower(interaction: Interaction, on: Text30, figure: str = "follower") -> None:
         async def work() -> Reply:
             view = await service().deploy(where(interaction), who(interaction), figure,
                                           _name(on))
@@ -175,7 +178,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
                                              "end)")
     @app_commands.describe(square="x,y of a hole, or 'skip' in the final abbey round")
     @app_commands.autocomplete(square=ac.abbey_squares)
-    async def abbey(interaction: Interaction, square: str) -> None:
+    async def abbey(interaction: Interaction, square: Text30) -> None:
         skip = square.strip().lower() == "skip"
 
         async def work() -> Reply:
@@ -191,7 +194,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
     @app_commands.describe(entrance="x,y and side of the entrance, e.g. '2,0 W'",
                            pair="Your token pair (1 to 3)")
     @app_commands.autocomplete(entrance=ac.tunnel_entrances)
-    async def tunnel(interaction: Interaction, entrance: str,
+    async def tunnel(interaction: Interaction, entrance: Text30,
                      pair: app_commands.Range[int, 1, 3] = 1) -> None:
         async def work() -> Reply:
             x, y, side = square_and_name(entrance)
@@ -203,7 +206,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
     @group.command(name="wagon", description="Move your wagon after its feature was scored")
     @app_commands.describe(target="x,y and feature, e.g. '1,-1 C', or 'return'")
     @app_commands.autocomplete(target=ac.wagon_targets)
-    async def wagon(interaction: Interaction, target: str) -> None:
+    async def wagon(interaction: Interaction, target: Text30) -> None:
         async def work() -> Reply:
             place, user = where(interaction), who(interaction)
             if target.strip().lower() == "return":

@@ -20,7 +20,8 @@ class Settings:
     log_level: str = "INFO"
     test_guild: int | None = None  # sync commands to this guild at once (for development)
     default_timer: int | None = None  # seconds per turn for new games; None: no timer
-    render_threads: int = 2
+    render_threads: int = 1
+    rate_limit: int = 8  # commands per user in any 10 seconds
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -36,7 +37,8 @@ class Settings:
             log_level=level,
             test_guild=_whole(env, "CARCA_TEST_GUILD", minimum=1),
             default_timer=_whole(env, "CARCA_DEFAULT_TIMER", minimum=60),
-            render_threads=_whole(env, "CARCA_RENDER_THREADS", minimum=1) or 2,
+            render_threads=_whole(env, "CARCA_RENDER_THREADS", minimum=1) or 1,
+            rate_limit=_whole(env, "CARCA_RATE_LIMIT", minimum=1) or 8,
         )
 
 

@@ -78,7 +78,7 @@ def _parse(service: GameService, where: Where, user: User, verb: str,
         _count(verb, args, 4)
         x, y, pair = _int(args[0], verb), _int(args[1], verb), _int(args[3], verb)
         side = args[2].upper()
-        return lambda: s.place_token(w, u, x, y, side, pair)
+        return lambda: s.place_token(w, u, x, y, side, pair - 1)  # players count pairs from 1
     if verb == "abbey":
         if args == ["skip"]:
             return lambda: s.skip_abbey(w, u)

@@ -15,7 +15,7 @@ Commands (the same words the Discord bot uses; ROT is 0, 90, 180 or 270):
   wagon ON                    put your wagon on the tile just placed
   barn CORNER                 your barn on a corner of the tile: NW NE SE SW
   recall                      take your abbot back (it scores)
-  tunnel X Y SIDE PAIR        a tunnel token on the entrance at SIDE of the tile at X Y
+  tunnel X Y SIDE PAIR        a token of pair PAIR (1, 2, ...) on the entrance at SIDE of X Y
   abbey X Y | abbey skip      your abbey into a hole (or keep it in the last round)
   wagon X Y ON | wagon return move your wagon after its feature scored, or take it back
   confirm | undo              end the turn (it scores) | take back the last step
@@ -82,7 +82,7 @@ def choices_text(choices: Choices) -> str:
     lines += [f"deploy {figure} {on}" for figure, on in choices.deployments]
     if choices.can_recall:
         lines.append("recall")
-    lines += [f"tunnel {x} {y} {side} {pair}" for x, y, side, pair in choices.tokens]
+    lines += [f"tunnel {x} {y} {side} {pair + 1}" for x, y, side, pair in choices.tokens]
     lines += [f"wagon {x} {y} {on}" for x, y, on in choices.wagon_moves]
     if choices.wagon_moves or choices.must == "wagon":
         lines.append("wagon return")

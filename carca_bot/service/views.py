@@ -46,7 +46,7 @@ def step_words(step: Step) -> str:
     if "recall" in step:
         return "abbot recalled"
     token = step["token"]
-    return f"tunnel token (pair {token['pair']}) on {token['on']} at {token['at']}"
+    return f"tunnel token (pair {token['pair'] + 1}) on {token['on']} at {token['at']}"
 
 
 def _scores_line(seats: list[SeatView]) -> str:

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 from discord import http as discord_http
 
 APP_ID = 900000000000000001
@@ -100,9 +100,8 @@ class FakeDiscord:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None
-        port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        addresses = self._runner.addresses
+        port = int(addresses[0][1])
         self.base = f"http://127.0.0.1:{port}/api/v10"
 
     async def stop(self) -> None:
@@ -144,7 +143,8 @@ class FakeDiscord:
         if request.content_type.startswith("multipart/"):
             reader = await request.multipart()
             while (part := await reader.next()) is not None:
-                data = await part.read()  # type: ignore[union-attr]
+                assert isinstance(part, BodyPartReader)  # Discord's forms are not nested
+                data = await part.read()
                 name = part.name or ""
                 if name == "payload_json":
                     recorded.json = json.loads(data)

@@ -1,0 +1,160 @@
+"""The side panel: players in turn order with score, what they hold, and whose turn it is.
+
+Everything here is sized from one font size `f`, so the panel scales with the board. The
+panel only changes when a score, a hand or the turn changes, so `draw_panel` is cached on a
+`PanelState` that holds exactly what is drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from carca_bot.engine.game import Game
+from carca_bot.render import text
+from carca_bot.render.figure_art import figure_image, marker_image, token_image
+from carca_bot.render.grid import BACKGROUND
+from carca_bot.render.palette import RGB
+from carca_bot.render.tile_art import ABBEY, tile_image
+
+HAND_ORDER = ("follower", "abbot", "mayor", "wagon", "barn", "abbey")
+TURN: RGB = (255, 232, 150)
+TURN_EDGE: RGB = (214, 160, 30)
+RULE: RGB = (216, 208, 192)
+WIDTH_EM = 17  # panel width in font sizes: room for seven hand icons with counts
+ROW_EM = 3.1
+TOKEN_EM = 1.3
+
+
+@dataclass(frozen=True)
+class PanelState:
+    """What the panel shows; equal states draw identical panels."""
+
+    f: int  # font size in px
+    names: tuple[str, ...]
+    scores: tuple[int, ...]
+    hands: tuple[tuple[tuple[str, int], ...], ...]  # per seat: (kind, count) in HAND_ORDER
+    tokens: tuple[tuple[int, ...], ...]  # per seat: tokens in hand per pair
+    king: int | None
+    robber: int | None
+    deciding: int | None
+    tiles_left: int
+
+
+def panel_state(game: Game, f: int) -> PanelState:
+    hands: list[tuple[tuple[str, int], ...]] = []
+    tokens: list[tuple[int, ...]] = []
+    for p in range(len(game.players)):
+        held = game.in_hand(p)
+        hands.append(tuple((k, held[k]) for k in HAND_ORDER if k in held))
+        per_pair = getattr(game, "tokens", None)
+        if "tokens" not in held:
+            tokens.append(())
+        elif isinstance(per_pair, list) and p < len(per_pair):
+            tokens.append(tuple(int(n) for n in per_pair[p]))
+        else:
+            tokens.append((held["tokens"],))
+    return PanelState(f, tuple(game.players), tuple(game.scores), tuple(hands), tuple(tokens),
+                      game.king, game.robber, game.deciding, game.tiles_left)
+
+
+def panel_width(f: int) -> int:
+    return WIDTH_EM * f
+
+
+def _row_em(state: PanelState) -> float:
+    """Rows grow a line when tunnel tokens are in play."""
+    return ROW_EM + (TOKEN_EM if any(state.tokens) else 0.0)
+
+
+def panel_height(state: PanelState) -> int:
+    return round(state.f * (2.4 + _row_em(state) * len(state.names) + 3.6))
+
+
+@lru_cache(maxsize=32)
+def draw_panel(state: PanelState) -> Image.Image:
+    """The panel as an RGB image, `panel_width` by `panel_height` px."""
+    f = state.f
+    w, h = panel_width(f), panel_height(state)
+    img = Image.new("RGB", (w, h), BACKGROUND)
+    d = ImageDraw.Draw(img)
+    pad = round(0.6 * f)
+    head = "Game over" if state.deciding is None else f"Tiles left: {state.tiles_left}"
+    text.draw(d, (pad, round(1.2 * f)), head, round(1.15 * f), bold=True)
+    y = round(2.4 * f)
+    for p in range(len(state.names)):
+        _player_row(img, d, state, p, y)
+        y += round(_row_em(state) * f)
+    d.line([(pad, y + f // 4), (w - pad, y + f // 4)], fill=RULE, width=max(1, f // 12))
+    text.draw(d, (pad, y + round(1.2 * f)), "square = x,y", f, bold=True)
+    text.draw(d, (pad, y + round(2.4 * f)), "x along the top, y down the side",
+              round(0.72 * f), fill=text.MUTED)
+    return img
+
+
+def _paste(img: Image.Image, icon: Image.Image, x: int, y: int) -> None:
+    img.paste(icon, (x, y), icon if icon.mode == "RGBA" else None)
+
+
+def _faded(icon: Image.Image) -> Image.Image:
+    """An icon for something the player has none of: drawn, but clearly switched off."""
+    rgba = icon.convert("RGBA")
+    alpha = rgba.getchannel("A").point(lambda a: a * 35 // 100)
+    rgba.putalpha(alpha)
+    return rgba
+
+
+def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, state: PanelState, p: int,
+                y: int) -> None:
+    f = state.f
+    w = img.width
+    pad = round(0.6 * f)
+    row_h = round(_row_em(state) * f)
+    if state.deciding == p:  # whose turn: a highlighted band and an arrow
+        d.rounded_rectangle((pad // 3, y, w - pad // 3, y + row_h - f // 6), radius=f // 2,
+                            fill=TURN, outline=TURN_EDGE, width=max(2, f // 10))
+        ax, ay = pad // 2 + 2, y + round(0.95 * f)
+        d.polygon([(ax, ay - f // 2), (ax + round(0.55 * f), ay), (ax, ay + f // 2)],
+                  fill=text.INK)
+    swatch = round(1.6 * f)
+    sx = pad + round(0.7 * f)
+    _paste(img, figure_image("follower", p, swatch), sx, y + round(0.15 * f))
+    x = sx + swatch + round(0.35 * f)
+    score = str(state.scores[p])
+    score_f = round(1.6 * f)
+    score_w = text.width(score, score_f)
+    text.draw(d, (w - pad, y + round(0.95 * f)), score, score_f, anchor="rm", bold=True)
+    markers = [k for k, who in (("king", state.king), ("robber", state.robber)) if who == p]
+    marker = round(1.25 * f)
+    room = w - pad - score_w - round(0.5 * f) - x - len(markers) * (marker + f // 5)
+    name = text.fit(state.names[p], f, max(room, f))
+    text.draw(d, (x, y + round(0.95 * f)), name, f, bold=state.deciding == p)
+    mx = x + text.width(name, f) + round(0.3 * f)
+    for kind in markers:
+        _paste(img, marker_image(kind, marker), mx, y + round(0.95 * f) - marker // 2)
+        mx += marker + f // 5
+    figures = [(tile_image(ABBEY, 0, round(1.1 * f)) if kind == "abbey"
+                else figure_image(kind, p, round(1.15 * f)), n) for kind, n in state.hands[p]]
+    _icons(img, d, f, figures, sx, y + round(2.3 * f))
+    if state.tokens[p]:
+        cy = y + round((2.3 + TOKEN_EM) * f)
+        text.draw(d, (sx, cy), "tokens", round(0.8 * f), fill=text.MUTED)
+        tokens = [(token_image(p, pair + 1, round(1.1 * f)), n)
+                  for pair, n in enumerate(state.tokens[p])]
+        _icons(img, d, f, tokens, sx + text.width("tokens", round(0.8 * f)) + f // 2, cy)
+
+
+def _icons(img: Image.Image, d: ImageDraw.ImageDraw, f: int,
+           items: list[tuple[Image.Image, int]], x: int, cy: int) -> None:
+    """Icons with counts, in a line; a zero count fades its icon."""
+    count_f = round(0.85 * f)
+    for pic, n in items:
+        icon = pic.width
+        _paste(img, pic if n else _faded(pic), x, cy - icon // 2)
+        x += icon + max(1, f // 8)
+        label = str(n)
+        text.draw(d, (x, cy + f // 8), label, count_f, fill=text.INK if n else text.MUTED,
+                  bold=bool(n))
+        x += text.width(label, count_f) + round(0.4 * f)
