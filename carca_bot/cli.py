@@ -81,7 +81,16 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
     run.set_defaults()
     handlers["run"] = _run
 
+    from carca_bot import ops
     from carca_bot.local import add_arguments
+
+    backup = commands.add_parser("backup", help="copy the live database consistently to PATH")
+    ops.add_backup_arguments(backup)
+    handlers["backup"] = ops.run_backup
+
+    check = commands.add_parser("check", help="check the database and replay every game")
+    ops.add_check_arguments(check)
+    handlers["check"] = ops.run_check
 
     local = commands.add_parser("local", help="play in this terminal, without Discord")
     add_arguments(local)

@@ -73,6 +73,17 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
 Work = Callable[[], Awaitable[Reply]]
 
 
+def _last_action_by(game: Game | None, actor: str | None) -> dict[str, Any] | None:
+    """The move just confirmed, to say what it was (automatic discards are skipped)."""
+    if game is None or actor is None:
+        return None
+    for action in reversed(game.history):
+        if "discard" in action:
+            continue
+        return action if action.get("by") == actor else None
+    return None
+
+
 class RateLimit:
     """At most `burst` commands per user in any `window` seconds (autocomplete is not counted)."""
 
@@ -189,8 +200,9 @@ class Actions:
         """After a confirmed move: the board, what happened, who is next."""
         board = await self.service.game(view.where, view.game_id)
         choices = await self._choices_of_next(view)
-        return Reply(text.public_update(view, actor), public=True, board=board, view=view,
-                     choices=choices)
+        action = _last_action_by(board, actor)
+        return Reply(text.public_update(view, actor, action), public=True, board=board,
+                     view=view, choices=choices)
 
     async def _choices_of_next(self, view: TurnView) -> Choices | None:
         """The wagon owner's targets, so the public post can carry a wagon menu."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from carca_bot.service import GameSummary, TurnView
 
 MAX_CONTENT = 2000  # Discord's message length limit
@@ -33,10 +35,47 @@ def next_line(view: TurnView) -> str:
     return f"{who}, {doing}."
 
 
-def public_update(view: TurnView, actor: str | None = None) -> str:
+def describe_action(action: dict[str, Any]) -> str:
+    """'**Ana** placed V at 2,8 (turned 180°) with a follower on E.' from a record action."""
+    who = f"**{action.get('by', '?')}**"
+    if "wagon" in action:
+        target = action["wagon"]
+        if target == "return":
+            return f"{who} took their wagon back."
+        return f"{who} moved their wagon to {target['on']} at {_xy(target['at'])}."
+    if action.get("abbey") == "skip":
+        return f"{who} kept their abbey."
+    if "abbey" in action:
+        done = f"{who} placed their abbey at {_xy(action['abbey'])}"
+    elif "tile" in action:
+        done = (f"{who} placed {action['tile']} at {_xy(action['at'])} "
+                f"(turned {action['rot']}°)")
+    else:
+        return ""
+    extras = []
+    if "deploy" in action:
+        extras.append(f"a {action['deploy']['figure']} on {action['deploy']['on']}")
+    if action.get("recall"):
+        extras.append("recalling their abbot")
+    if "token" in action:
+        token = action["token"]
+        extras.append(f"a tunnel token (pair {token['pair'] + 1}) on {token['on']} at "
+                      f"{_xy(token['at'])}")
+    return done + (" with " + " and ".join(extras) if extras else "") + "."
+
+
+def _xy(square: list[int]) -> str:
+    return f"{square[0]},{square[1]}"
+
+
+def public_update(view: TurnView, actor: str | None = None,
+                  action: dict[str, Any] | None = None) -> str:
     """The message after a confirmed move: what happened, the scores, who is next."""
     lines: list[str] = []
-    if actor:
+    said = describe_action(action) if action else ""
+    if said:
+        lines.append(said)
+    elif actor:
         lines.append(f"**{actor}** moved.")
     lines.extend(f"• {event}" for event in view.events)
     if view.status in ("active", "finished"):
