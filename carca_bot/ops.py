@@ -1,0 +1,385 @@
+"""Running the bot for real: online backups and health checks of the games database.
+
+Both work on a live database: the bot keeps it in WAL mode, so a reader here sees
+one consistent snapshot while the bot goes on writing, and never blocks it. Both
+open the file without creating it (a typo in a path must not make a new, empty
+database that looks healthy) and never write to it.
+
+Exit statuses of the command-line front ends: 0 all is well, 1 problems found,
+2 the database (or the backup's destination) could not be used at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+DEFAULT_DB = "carca.sqlite3"
+OK, PROBLEMS, CANNOT = 0, 1, 2
+MAX_LISTED = 20  # integrity errors listed one per line; the rest are counted
+
+
+class OpsError(Exception):
+    """The operation could not be done at all: no such file, not a database, no room."""
+
+
+def default_db() -> str:
+    """Where the bot keeps its games: CARCA_DB, as `carca-bot run` reads it."""
+    return os.environ.get("CARCA_DB", "").strip() or DEFAULT_DB
+
+
+@contextlib.contextmanager
+def _open(path: Path) -> Iterator[sqlite3.Connection]:
+    """An existing database, read-only and never created (`sqlite3.connect` would make an
+    empty one at a mistyped path)."""
+    if not path.is_file():
+        raise OpsError(f"no database at {path}")
+    try:
+        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True,
+                             isolation_level=None)
+    except sqlite3.Error as exc:
+        raise OpsError(f"cannot open {path}: {exc}") from None
+    try:
+        db.execute("PRAGMA busy_timeout = 5000")
+        try:  # the first read of the header: where a file that is not a database shows
+            db.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise OpsError(f"cannot read {path}: {exc}") from None
+        yield db
+    finally:
+        db.close()
+
+
+def _integrity(db: sqlite3.Connection, quick: bool) -> list[str]:
+    """SQLite's own verdict: ["ok"], or one line per problem (a damaged file may raise)."""
+    pragma = "quick_check" if quick else "integrity_check"
+    try:
+        return [str(row[0]) for row in db.execute(f"PRAGMA {pragma}({MAX_LISTED + 1})")]
+    except sqlite3.DatabaseError as exc:
+        return [f"{pragma} stopped: {exc}"]
+
+
+def _tables(db: sqlite3.Connection) -> set[str]:
+    return {str(r[0]) for r in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")}
+
+
+def _count(db: sqlite3.Connection, table: str) -> int:
+    return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+
+
+def _integrity_lines(integrity: list[str]) -> list[str]:
+    if integrity == ["ok"]:
+        return ["integrity: ok"]
+    shown = integrity[:MAX_LISTED]
+    more = len(integrity) - len(shown)
+    return (["integrity: DAMAGED"] + [f"  {line}" for line in shown]
+            + ([f"  ... and more ({more}+)"] if more else []))
+
+
+# -- backup --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BackupReport:
+    """What `backup` wrote, and what SQLite said of the copy."""
+
+    source: Path
+    dest: Path
+    size: int  # bytes
+    games: int
+    actions: int
+    integrity: list[str]  # ["ok"] when the copy is sound
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return self.integrity == ["ok"]
+
+    def lines(self) -> list[str]:
+        head = "backup written" if self.ok else "backup written but it is DAMAGED"
+        return [f"{head}: {self.source} -> {self.dest}",
+                f"{self.size / 1024:.0f} KiB, {self.games} games, {self.actions} moves, "
+                f"{self.seconds:.2f} s",
+                *_integrity_lines(self.integrity)]
+
+
+def backup(db_path: str | Path, dest_path: str | Path, *,
+           overwrite: bool = False) -> BackupReport:
+    """Copy the database consistently while the bot may be writing to it.
+
+    SQLite's backup API copies one snapshot in a single step (in WAL mode that
+    blocks no writer), into a temporary file beside `dest_path`; the copy is
+    switched to a plain rollback journal so it is one self-contained file, checked
+    with `PRAGMA integrity_check`, and only then moved into place, so `dest_path`
+    never holds half a backup. An existing `dest_path` is kept unless `overwrite`.
+    """
+    began = time.perf_counter()
+    source, dest = Path(db_path), Path(dest_path)
+    if not overwrite and dest.exists():
+        raise OpsError(f"{dest} already exists: choose another name, or allow overwriting")
+    if dest.exists() and not dest.is_file():
+        raise OpsError(f"{dest} is not a file")
+    if not dest.parent.is_dir():
+        raise OpsError(f"no folder {dest.parent} to write the backup into")
+    if dest.exists() and source.exists() and dest.resolve() == source.resolve():
+        raise OpsError("the backup cannot overwrite the database it copies")
+    partial = dest.with_name(f".{dest.name}.partial-{os.getpid()}")
+    try:
+        with _open(source) as db:
+            copy = sqlite3.connect(partial, isolation_level=None)
+            try:
+                db.backup(copy)  # pages=-1: everything in one step, one snapshot
+                copy.execute("PRAGMA journal_mode = DELETE")
+                integrity = _integrity(copy, quick=False)
+                tables = _tables(copy)
+                games = _count(copy, "games") if "games" in tables else 0
+                actions = _count(copy, "actions") if "actions" in tables else 0
+            finally:
+                copy.close()
+        _publish(partial, dest, overwrite)
+    except (sqlite3.Error, OSError) as exc:  # no room, no permission, a damaged source
+        raise OpsError(f"the backup failed: {exc}") from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            partial.unlink()
+    return BackupReport(source, dest, dest.stat().st_size, games, actions, integrity,
+                        time.perf_counter() - began)
+
+
+def _publish(partial: Path, dest: Path, overwrite: bool) -> None:
+    """Move the finished copy into place; without `overwrite`, never over another file."""
+    with open(partial, "rb") as handle:
+        os.fsync(handle.fileno())
+    if overwrite:
+        os.replace(partial, dest)
+        return
+    try:
+        os.link(partial, dest)  # fails if dest appeared meanwhile, unlike a rename
+    except FileExistsError:
+        raise OpsError(f"{dest} already exists: choose another name, or allow "
+                       "overwriting") from None
+    except OSError:  # a filesystem without hard links
+        if dest.exists():
+            raise OpsError(f"{dest} already exists") from None
+        os.replace(partial, dest)
+
+
+# -- check -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameProblem:
+    """A stored game that does not rebuild: a bug or a damaged file, never a player's doing."""
+
+    game_id: int
+    guild_id: str
+    channel_id: str
+    status: str
+    error: str
+
+    def line(self) -> str:
+        return (f"game {self.game_id} (guild {self.guild_id}, channel {self.channel_id}, "
+                f"{self.status}): {self.error}")
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    path: Path
+    quick: bool
+    integrity: list[str]
+    schema_version: int
+    games: int = 0  # games looked at (replayed, unless quick)
+    problems: list[GameProblem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # problems that belong to no one game
+    info: list[str] = field(default_factory=list)  # said for information, not problems
+
+    @property
+    def ok(self) -> bool:
+        return self.integrity == ["ok"] and not self.problems and not self.notes
+
+    @property
+    def status(self) -> int:
+        return OK if self.ok else PROBLEMS
+
+    def lines(self) -> list[str]:
+        kind = "quick check" if self.quick else "check"
+        out = [f"{kind} of {self.path}: {'ok' if self.ok else 'PROBLEMS FOUND'}",
+               *_integrity_lines(self.integrity),
+               f"schema version {self.schema_version}", *self.info, *self.notes]
+        if self.quick and self.schema_version > 0:
+            out.append(f"games stored: {self.games}")
+        elif self.schema_version > 0:
+            out.append(f"games replayed: {self.games}, failing: {len(self.problems)}")
+        out += [p.line() for p in self.problems]
+        return out
+
+
+def check(db_path: str | Path, quick: bool = False) -> CheckReport:
+    """SQLite's integrity check, then (unless `quick`) every stored game rebuilt.
+
+    A game is rebuilt exactly as the service does after a restart (`rebuild`: the
+    log replayed, then the unconfirmed steps), and its record written and replayed
+    as `export` and `carca-bot replay` would. The quick form, for a container's
+    health check, only asks SQLite (`quick_check`) and reads the schema version.
+    Raises OpsError when the file is missing or not a database.
+    """
+    from carca_bot.store.schema import SCHEMA_VERSION
+
+    path = Path(db_path)
+    with _open(path) as db:
+        integrity = _integrity(db, quick)
+        try:
+            version = int(db.execute("PRAGMA user_version").fetchone()[0])
+            tables = _tables(db)
+        except sqlite3.DatabaseError as exc:
+            return CheckReport(path, quick, integrity, -1, notes=[f"cannot read: {exc}"])
+        if version == 0 and not tables:
+            return CheckReport(path, quick, integrity, 0,
+                               info=["an empty database: the bot sets it up when it starts"])
+        if version > SCHEMA_VERSION:
+            return CheckReport(path, quick, integrity, version, notes=[
+                f"schema version {version} is newer than this program knows "
+                f"({SCHEMA_VERSION}): check it with a newer carca-bot"])
+        if version < SCHEMA_VERSION:
+            return CheckReport(path, quick, integrity, version, notes=[
+                f"schema version {version} is older than this program's ({SCHEMA_VERSION}): "
+                "the bot upgrades it when it starts; games were not replayed"])
+        if quick:
+            try:  # the table the bot reads first must be readable
+                games = _count(db, "games")
+            except sqlite3.DatabaseError as exc:
+                return CheckReport(path, quick, integrity, version,
+                                   notes=[f"cannot read the games: {exc}"])
+            return CheckReport(path, quick, integrity, version, games)
+        try:
+            games, problems = _replay_all(db)
+        except sqlite3.DatabaseError as exc:
+            return CheckReport(path, quick, integrity, version,
+                               notes=[f"reading the games failed: {exc}"])
+        return CheckReport(path, quick, integrity, version, games, problems)
+
+
+def _replay_all(db: sqlite3.Connection) -> tuple[int, list[GameProblem]]:
+    """Every game, read in one snapshot (one read transaction), rebuilt and exported."""
+    from carca_bot.store.store import GAME_COLUMNS
+
+    problems: list[GameProblem] = []
+    db.execute("BEGIN")
+    try:
+        rows = db.execute(f"SELECT {GAME_COLUMNS} FROM games ORDER BY id").fetchall()
+        for row in rows:
+            error = _game_error(db, row)
+            if error is not None:
+                gid, guild, channel, status = row[:4]
+                problems.append(GameProblem(int(gid), str(guild), str(channel), str(status),
+                                            error))
+    finally:
+        db.execute("COMMIT")
+    return len(rows), problems
+
+
+def _game_error(db: sqlite3.Connection, row: tuple[Any, ...]) -> str | None:
+    """Why the game with this `games` row would not come back after a restart, if it would not.
+
+    Anything at all may be wrong in a damaged file, so every exception is a finding.
+    """
+    from carca_bot.engine.record import replay, write_record
+    from carca_bot.service.live import rebuild, started
+    from carca_bot.service.model import GameOptions
+    from carca_bot.store import ActionRow, GameData, SeatRow
+    from carca_bot.store.store import _game_row
+
+    try:
+        game_row = _game_row(row)
+        seats = [SeatRow(s, u, n, c, bool(r)) for s, u, n, c, r in db.execute(
+            "SELECT seat, user_id, display_name, colour, resigned FROM seats "
+            "WHERE game_id = ? ORDER BY seat", (game_row.id,))]
+        actions = [ActionRow(q, u, json.loads(a), t) for q, u, a, t in db.execute(
+            "SELECT seq, user_id, action, at FROM actions WHERE game_id = ? ORDER BY seq",
+            (game_row.id,))]
+        if [s.seat for s in seats] != list(range(len(seats))):
+            return f"seat numbers {[s.seat for s in seats]} are not 0 to {len(seats) - 1}"
+        if game_row.version < len(actions):
+            return f"version {game_row.version} is below the {len(actions)} moves logged"
+        GameOptions.from_json(game_row.options)  # every view of the game reads them
+        live = rebuild(GameData(game_row, seats, actions))
+        if not started(game_row):
+            if actions:
+                return f"not started, yet {len(actions)} moves are logged"
+            return None
+        game = live.game
+        assert game is not None
+        if game_row.status == "active" and game.finished:
+            return "marked active, but its log plays to the end of the game"
+        if game_row.outcome == "complete" and not game.finished:
+            return "marked complete, but its log stops before the end of the game"
+        if game_row.pending is not None and live.pending is None:
+            return "its unconfirmed turn no longer applies to the log"
+        status, result = replay(json.loads(json.dumps(write_record(game))))
+        if status != 0:
+            return f"its exported record does not replay (exit {status}): {result['error']}"
+    except sqlite3.DatabaseError:
+        raise  # the file, not the game: reported once for the whole check
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+# -- command line ----------------------------------------------------------------------
+
+
+def add_db_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", default=None, metavar="PATH",
+                        help=f"the games database (default: $CARCA_DB, else {DEFAULT_DB})")
+
+
+def add_backup_arguments(parser: argparse.ArgumentParser) -> None:
+    """`carca-bot backup [--db PATH] [--overwrite] DEST`."""
+    add_db_argument(parser)
+    parser.add_argument("dest", metavar="PATH", help="the backup file to write")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace PATH if it exists (by default an existing file is kept)")
+
+
+def add_check_arguments(parser: argparse.ArgumentParser) -> None:
+    """`carca-bot check [--db PATH] [--quick]`."""
+    add_db_argument(parser)
+    parser.add_argument("--quick", action="store_true",
+                        help="only SQLite's quick check, no replay of games (a health check)")
+
+
+def _db_of(args: argparse.Namespace) -> str:
+    return str(getattr(args, "db", None) or default_db())
+
+
+def run_backup(args: argparse.Namespace) -> int:
+    """`carca-bot backup`: 0 written and sound, 1 written but damaged, 2 not written."""
+    try:
+        report = backup(_db_of(args), args.dest, overwrite=bool(getattr(args, "overwrite",
+                                                                        False)))
+    except OpsError as exc:
+        print(f"carca-bot backup: {exc}", file=sys.stderr)
+        return CANNOT
+    print("\n".join(report.lines()))
+    return OK if report.ok else PROBLEMS
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """`carca-bot check`: 0 healthy, 1 problems found, 2 no database to check."""
+    try:
+        report = check(_db_of(args), quick=bool(getattr(args, "quick", False)))
+    except OpsError as exc:
+        print(f"carca-bot check: {exc}", file=sys.stderr)
+        return CANNOT
+    print("\n".join(report.lines()))
+    return report.status
