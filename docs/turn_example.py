@@ -17,8 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from carca_bot.service import GameOptions, User, Where  # noqa: E402
-from tests.bot.conftest import ANA, BEN, CY, BotHarness, start_bot  # noqa: E402
-from tests.bot.fake_discord import GUILD_ID, FakeDiscord, Interactions  # noqa: E402
+from tests.bot.conftest import ANA, BEN, CY, BotHarness, offline_bot  # noqa: E402
+from tests.bot.fake_discord import GUILD_ID  # noqa: E402
 
 TURNS = 24
 
@@ -40,47 +40,46 @@ async def scoring_placement(bot: object, where: Where, tile: str,
 
 
 async def main() -> None:
-    fake = FakeDiscord()
-    await fake.start()
-    with fake.routed(), tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "example.sqlite3"
-        bot, errors = await start_bot(fake, db)
-        h = BotHarness(fake, bot, Interactions(fake), errors, db)
-        where = Where(str(GUILD_ID), str(h.make.channel_id))
-        await bot.service.create(where, User(str(ANA[0]), ANA[1]),
-                                 GameOptions(expansions=frozenset({"river", "abbot"}), seed=11))
-        for p in (BEN, CY):
-            await h.command(p, "join")
-        await h.command(ANA, "start")
-        players = {str(p[0]): p for p in (ANA, BEN, CY)}
-        rng = random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else 3)
-        for turn in range(TURNS + 20):
-            view = await bot.service.status(where, None)
-            assert view.deciding is not None and view.deciding.user_id is not None
-            player = players[view.deciding.user_id]
-            legal = await bot.service.legal_moves(where, User(str(player[0]), player[1]))
-            x, y, rot = rng.choice(legal.placements)
-            found = None
-            if turn >= TURNS:  # show a turn that scores: try each placement on a snapshot
-                found = await scoring_placement(bot, where, legal.tile or "", legal.placements)
-                x, y, rot = found or (x, y, rot)
-            options: dict[str, object] = {"square": f"{x},{y}", "rotation": rot,
-                                          "confirm": True}
-            if found or rng.random() < 0.4:
-                spots = await h.autocomplete(player, "place", "on", square=f"{x},{y}",
-                                             rotation=rot, figure="follower", on="")
-                if spots:
-                    options.update(figure="follower", on=spots[0]["value"])
-            requests = await h.command(player, "place", **options)
-            if found:
-                break
-        post = next(r for r in requests if r.files)
-        (ROOT / "docs" / "turn-board.png").write_bytes(post.files[0].data)
-        shown = " ".join(f"{k}:{v}" for k, v in options.items())
-        print(f"/carc place {shown}   (by {player[1]})\n")
-        print(post.content)
-        await bot.close()
-    await fake.stop()
+    with tempfile.TemporaryDirectory() as tmp:
+        async with offline_bot(Path(tmp) / "example.sqlite3") as h:
+            await example_turn(h)
+
+
+async def example_turn(h: BotHarness) -> None:
+    bot = h.bot
+    where = Where(str(GUILD_ID), str(h.make.channel_id))
+    await bot.service.create(where, User(str(ANA[0]), ANA[1]),
+                             GameOptions(expansions=frozenset({"river", "abbot"}), seed=11))
+    for p in (BEN, CY):
+        await h.command(p, "join")
+    await h.command(ANA, "start")
+    players = {str(p[0]): p for p in (ANA, BEN, CY)}
+    rng = random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else 3)
+    for turn in range(TURNS + 20):
+        view = await bot.service.status(where, None)
+        assert view.deciding is not None and view.deciding.user_id is not None
+        player = players[view.deciding.user_id]
+        legal = await bot.service.legal_moves(where, User(str(player[0]), player[1]))
+        x, y, rot = rng.choice(legal.placements)
+        found = None
+        if turn >= TURNS:  # show a turn that scores: try each placement on a snapshot
+            found = await scoring_placement(bot, where, legal.tile or "", legal.placements)
+            x, y, rot = found or (x, y, rot)
+        options: dict[str, object] = {"square": f"{x},{y}", "rotation": rot,
+                                      "confirm": True}
+        if found or rng.random() < 0.4:
+            spots = await h.autocomplete(player, "place", "on", square=f"{x},{y}",
+                                         rotation=rot, figure="follower", on="")
+            if spots:
+                options.update(figure="follower", on=spots[0]["value"])
+        requests = await h.command(player, "place", **options)
+        if found:
+            break
+    post = next(r for r in requests if r.files)
+    (ROOT / "docs" / "turn-board.png").write_bytes(post.files[0].data)
+    shown = " ".join(f"{k}:{v}" for k, v in options.items())
+    print(f"/carc place {shown}   (by {player[1]})\n")
+    print(post.content)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,22 +87,31 @@ async def start_bot(fake: FakeDiscord, db: Path) -> tuple[CarcaBot, _Errors]:
     return bot, errors
 
 
-@pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[BotHarness]:
+@asynccontextmanager
+async def offline_bot(db: Path) -> AsyncIterator[BotHarness]:
+    """A logged-in bot on `db`, talking to a fake Discord; closed and stopped afterwards."""
     fake = FakeDiscord()
     await fake.start()
-    with fake.routed():
-        bot, errors = await start_bot(fake, tmp_path / "bot.sqlite3")
-        h = BotHarness(fake, bot, Interactions(fake), errors, tmp_path / "bot.sqlite3")
+    try:
+        with fake.routed():
+            bot, errors = await start_bot(fake, db)
+            h = BotHarness(fake, bot, Interactions(fake), errors, db)
+            try:
+                yield h
+            finally:
+                await h.bot.close()
+                for name in ("discord", "carca_bot"):
+                    logging.getLogger(name).removeHandler(h.errors)
+    finally:
+        await fake.stop()
 
-        @bot.tree.error
+
+@pytest.fixture
+async def harness(tmp_path: Path) -> AsyncIterator[BotHarness]:
+    async with offline_bot(tmp_path / "bot.sqlite3") as h:
+
+        @h.bot.tree.error
         async def on_error(interaction: Any, error: BaseException) -> None:
             h.tree_errors.append(error)
 
-        try:
-            yield h
-        finally:
-            await h.bot.close()
-            for name in ("discord", "carca_bot"):
-                logging.getLogger(name).removeHandler(h.errors)
-    await fake.stop()
+        yield h
