@@ -54,6 +54,10 @@ class CarcaBot(discord.Client):
         if self._service is None:
             self._service = await GameService.open(self.settings.database)
         self.add_dynamic_items(GameButton, ChoiceSelect)
+        if self.settings.warm_up:  # in the render thread, so boards simply queue behind it
+            from carca_bot.render.board import warm_up
+
+            self._render_pool.submit(warm_up)
         await self.sync_commands()
         self._timer_task = asyncio.create_task(self._timers(), name="turn-timers")
 

@@ -22,6 +22,7 @@ class Settings:
     default_timer: int | None = None  # seconds per turn for new games; None: no timer
     render_threads: int = 1
     rate_limit: int = 8  # commands per user in any 10 seconds
+    warm_up: bool = True  # prepare the renderer at start-up rather than on the first board
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

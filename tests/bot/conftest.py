@@ -78,8 +78,8 @@ class BotHarness:
 
 async def start_bot(fake: FakeDiscord, db: Path) -> tuple[CarcaBot, _Errors]:
     service = await GameService.open(db, synchronous="NORMAL")
-    bot = CarcaBot(Settings(token="test-token", database=str(db), rate_limit=10_000),
-                   service=service)
+    bot = CarcaBot(Settings(token="test-token", database=str(db), rate_limit=10_000,
+                            warm_up=False), service=service)
     errors = _Errors()
     logging.getLogger("discord").addHandler(errors)
     logging.getLogger("carca_bot").addHandler(errors)
