@@ -175,14 +175,15 @@ class Actions:
     async def send(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
         limit = interaction.filesize_limit
         files: list[discord.File] = []
+        jobs: list[tuple[str, str, Awaitable[bytes]]] = []
         if reply.board is not None:
-            png = await self.bot.render_board(reply.board, limit)
-            files.append(discord.File(io.BytesIO(png), filename="board.png",
-                                      description="The board"))
+            jobs.append(("board.png", "The board", self.bot.render_board(reply.board, limit)))
         if reply.your_tile is not None:
-            png = await self.bot.render_your_tile(*reply.your_tile)
-            files.append(discord.File(io.BytesIO(png), filename="your-tile.png",
-                                      description="Your tile and where it fits"))
+            jobs.append(("your-tile.png", "Your tile and where it fits",
+                         self.bot.render_your_tile(*reply.your_tile)))
+        images = await asyncio.gather(*(job for _, _, job in jobs))  # one render thread each
+        for (name, description, _), png in zip(jobs, images, strict=True):
+            files.append(discord.File(io.BytesIO(png), filename=name, description=description))
         if reply.file is not None:
             files.append(reply.file)
         components = None
@@ -201,8 +202,23 @@ class Actions:
         board = await self.service.game(view.where, view.game_id)
         choices = await self._choices_of_next(view)
         action = _last_action_by(board, actor)
-        return Reply(text.public_update(view, actor, action), public=True, board=board,
-                     view=view, choices=choices)
+        tile = await self._next_tile(view)
+        your_tile = (board, tile) if board is not None and tile is not None else None
+        return Reply(text.public_update(view, actor, action, tile), public=True, board=board,
+                     view=view, choices=choices, your_tile=your_tile)
+
+    async def _next_tile(self, view: TurnView) -> str | None:
+        """The tile the next player drew, shown to all as at the table (not before a
+        draw-or-abbey choice: then the service has drawn nothing yet)."""
+        seat = view.deciding
+        if view.must != "place" or seat is None or seat.user_id is None:
+            return None
+        try:
+            turn: TurnView = await self.service.begin_turn(view.where,
+                                                           User(seat.user_id, seat.name))
+        except ServiceError:
+            return None
+        return turn.tile
 
     async def _choices_of_next(self, view: TurnView) -> Choices | None:
         """The wagon owner's targets, so the public post can carry a wagon menu."""

@@ -38,7 +38,7 @@ class CarcaBot(discord.Client):
         self._service = service
         self.tree = app_commands.CommandTree(self)
         self.actions = Actions(self)
-        # One render thread keeps the renderer's caches simple and the event loop free.
+        # Rendering runs in threads (each keeps its own renderer) to keep the loop free.
         self._render_pool = ThreadPoolExecutor(max_workers=settings.render_threads,
                                                thread_name_prefix="render")
         self._timer_task: asyncio.Task[None] | None = None

@@ -20,7 +20,7 @@ class Settings:
     log_level: str = "INFO"
     test_guild: int | None = None  # sync commands to this guild at once (for development)
     default_timer: int | None = None  # seconds per turn for new games; None: no timer
-    render_threads: int = 1
+    render_threads: int = 2  # the board and a tile image are drawn side by side
     rate_limit: int = 8  # commands per user in any 10 seconds
     warm_up: bool = True  # prepare the renderer at start-up rather than on the first board
 
@@ -38,7 +38,7 @@ class Settings:
             log_level=level,
             test_guild=_whole(env, "CARCA_TEST_GUILD", minimum=1),
             default_timer=_whole(env, "CARCA_DEFAULT_TIMER", minimum=60),
-            render_threads=_whole(env, "CARCA_RENDER_THREADS", minimum=1) or 1,
+            render_threads=_whole(env, "CARCA_RENDER_THREADS", minimum=1) or 2,
             rate_limit=_whole(env, "CARCA_RATE_LIMIT", minimum=1) or 8,
         )
 

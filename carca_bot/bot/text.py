@@ -18,16 +18,18 @@ def scores_line(view: TurnView) -> str:
                       for s in view.standings)
 
 
-def next_line(view: TurnView) -> str:
+def next_line(view: TurnView, tile: str | None = None) -> str:
     """Who must act next, with a mention so they are notified."""
     if view.status == "lobby":
         return view.prompt
     if view.deciding is None:
         return ""
     who = mention(view.deciding.user_id, view.deciding.name)
+    place = (f"your turn: you drew **{tile}** (where it fits is below); place it with "
+             "`/carc place`" if tile else "your turn: press **My tile** or use `/carc place`")
     doing = {
         "choose": "your turn: draw a tile or place your abbey",
-        "place": "your turn: press **My tile** or use `/carc place`",
+        "place": place,
         "finish": "finish your turn and `/carc confirm`",
         "wagon": "your wagon's feature was scored: `/carc wagon` to move it or return it",
         "abbey_round": "place your abbey (`/carc abbey`) or skip it",
@@ -69,7 +71,7 @@ def _xy(square: list[int]) -> str:
 
 
 def public_update(view: TurnView, actor: str | None = None,
-                  action: dict[str, Any] | None = None) -> str:
+                  action: dict[str, Any] | None = None, tile: str | None = None) -> str:
     """The message after a confirmed move: what happened, the scores, who is next."""
     lines: list[str] = []
     said = describe_action(action) if action else ""
@@ -83,7 +85,7 @@ def public_update(view: TurnView, actor: str | None = None,
     if view.finished:
         lines.append(final_line(view))
     else:
-        lines.append(next_line(view))
+        lines.append(next_line(view, tile))
     return clip("\n".join(line for line in lines if line))
 
 

@@ -100,10 +100,13 @@ async def test_start_by_host_posts_the_board_and_mentions_the_first_player(
     await lobby(harness, BEN)
     assert_private_refusal(await harness.command(BEN, "start"), "host")
     post = assert_public_reply(await harness.command(ANA, "start"))
-    (board,) = post.files
+    board, tile = post.files
     assert board.filename == "board.png" and board.data.startswith(b"\x89PNG\r\n\x1a\n")
-    assert post.json["attachments"] == [{"id": 0, "filename": "board.png",
-                                         "description": "The board"}]
+    assert tile.filename == "your-tile.png" and tile.data.startswith(b"\x89PNG\r\n\x1a\n")
+    assert post.json["attachments"] == [
+        {"id": 0, "filename": "board.png", "description": "The board"},
+        {"id": 1, "filename": "your-tile.png", "description": "Your tile and where it fits"}]
+    assert "you drew **" in post.content  # the tile is shown to all, as at the table
     assert post.json["allowed_mentions"]["parse"] == ["users"] or \
         post.json["allowed_mentions"].get("users") is not None
     mentioned = [p for p in (ANA, BEN) if f"<@{p[0]}>" in post.content]
