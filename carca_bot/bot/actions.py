@@ -315,6 +315,8 @@ class Actions:
             raise BadInput("there is no placed tile to rotate")
         pos, rot = turn.pos, turn.rot
         view = await self.service.undo(place, user, version)
+        while view.steps:  # undo takes one step back: drop a figure or token too
+            view = await self.service.undo(place, user, view.version)
         choices: Choices = await self.service.legal_moves(place, user)
         rots = sorted(r for x, y, r in choices.placements if (x, y) == pos)
         following = [r for r in rots if r > rot * 90] or rots

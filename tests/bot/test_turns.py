@@ -125,6 +125,8 @@ async def test_rotate_and_undo_buttons(harness: BotHarness) -> None:
     x, y, _ = legal.placements[0]
     rots = sorted(r for px, py, r in legal.placements if (px, py) == (x, y))
     await harness.command(first, "place", square=f"{x},{y}", rotation=rots[0])
+    spot = next(on for f, on in (await choices(harness, first)).deployments)
+    await harness.command(first, "follower", on=spot)  # rotating drops the figure too
     view = await harness.bot.service.status(place_of(harness), str(first[0]))
     (post,) = followups(await harness.click(first, f"carc:rotate:{view.game_id}:"
                                                    f"{view.version}"))
