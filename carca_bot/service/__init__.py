@@ -6,10 +6,14 @@ plain dataclasses, refusals are `ServiceError`s with a message for players.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
+from carca_bot import store
 from carca_bot.service.errors import (
     BadInput,
     ChannelBusy,
@@ -21,6 +25,7 @@ from carca_bot.service.errors import (
     NotNow,
     NotYourTurn,
     ServiceError,
+    Unavailable,
 )
 from carca_bot.service.info import InfoOps
 from carca_bot.service.lobby import LobbyOps
@@ -52,6 +57,27 @@ class GameService(LobbyOps, PlayOps, InfoOps):
         await self.store.close()
 
 
+UNAVAILABLE = ("the game could not be saved just now (the database is busy or full); nothing "
+               "was changed, so please try again in a moment")
+
+
+def _refusing_when_unavailable(operation: Callable[..., Awaitable[Any]]
+                               ) -> Callable[..., Awaitable[Any]]:
+    """A database that is locked too long or full is a refusal players can read, not a crash."""
+    @functools.wraps(operation)
+    async def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await operation(*args, **kwargs)
+        except store.Unavailable as exc:
+            raise Unavailable(UNAVAILABLE) from exc
+    return wrapper
+
+
+for _name, _operation in inspect.getmembers(GameService, inspect.iscoroutinefunction):
+    if not _name.startswith("_") and _name not in ("open", "close"):
+        setattr(GameService, _name, _refusing_when_unavailable(_operation))
+
+
 __all__ = [
     "MUST_WORDS",
     "BadInput",
@@ -72,6 +98,7 @@ __all__ = [
     "TimerReport",
     "TurnOrder",
     "TurnView",
+    "Unavailable",
     "User",
     "Where",
 ]

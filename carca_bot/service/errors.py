@@ -48,6 +48,10 @@ class BadInput(ServiceError):
     """The command or record is malformed (bad rotation, unknown option, broken JSON)."""
 
 
+class Unavailable(ServiceError):
+    """The database could not be used just now (busy too long, disk full); nothing changed."""
+
+
 class GameMovedOn(ServiceError):
     """Another command changed the game first; `view` is the game as it is now."""
 

@@ -119,6 +119,9 @@ class LobbyOps(ServiceCore):
             outcome = "cancelled" if live.row.status == "active" else LOBBY_CLOSED
             await self._write(live, {"status": "cancelled", "outcome": outcome,
                                      "pending": None, "deadline": None})
+            if live.pending is not None and live.game is not None:
+                live.game.restore()  # the unconfirmed steps go, in memory as on disk
+                live.pending = None
             live.notes.append("the game was cancelled")
 
         return await self._act(where, caller, body, expect)

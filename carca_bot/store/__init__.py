@@ -2,7 +2,7 @@
 
 from carca_bot.store.rows import LIVE_STATUSES, ActionRow, GameData, GameRow, SeatRow
 from carca_bot.store.schema import SCHEMA_VERSION, SchemaTooNew
-from carca_bot.store.store import ChannelBusy, Conflict, Store, StoreError
+from carca_bot.store.store import ChannelBusy, Conflict, Store, StoreError, Unavailable
 
 __all__ = [
     "LIVE_STATUSES",
@@ -16,4 +16,5 @@ __all__ = [
     "SeatRow",
     "Store",
     "StoreError",
+    "Unavailable",
 ]

@@ -13,9 +13,10 @@ transaction from interleaving with another's statements on it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,27 @@ class Conflict(StoreError):
 
 class ChannelBusy(StoreError):
     """The channel already has a game in its lobby or running."""
+
+
+class Unavailable(StoreError):
+    """The database cannot be used just now (locked too long, disk full, I/O error).
+
+    Nothing was written: the transaction was rolled back.
+    """
+
+
+_PASSING = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR", "SQLITE_READONLY")
+
+
+@contextlib.contextmanager
+def _unavailable_on_sqlite_trouble() -> Iterator[None]:
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        if name.startswith(_PASSING):
+            raise Unavailable(str(exc)) from exc
+        raise
 
 
 def _dumps(value: object) -> str:
@@ -93,17 +115,22 @@ class Store:
     @asynccontextmanager
     async def _transaction(self, mode: str = "IMMEDIATE") -> AsyncIterator[aiosqlite.Connection]:
         async with self._io:
-            await self._db.execute(f"BEGIN {mode}")
-            try:
-                yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+            with _unavailable_on_sqlite_trouble():
+                await self._db.execute(f"BEGIN {mode}")
+                try:
+                    yield self._db
+                    await self._db.execute("COMMIT")
+                except BaseException:
+                    # SQLite may have rolled back already (a full disk does): roll back only
+                    # what is still open, so the real cause is what the caller sees.
+                    if self._db.in_transaction:
+                        await self._db.execute("ROLLBACK")
+                    raise
 
     async def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         async with self._io:
-            return list(await self._db.execute_fetchall(sql, tuple(params)))
+            with _unavailable_on_sqlite_trouble():
+                return list(await self._db.execute_fetchall(sql, tuple(params)))
 
     @staticmethod
     async def _bump(db: aiosqlite.Connection, game_id: int, version: int, now: float,
@@ -175,7 +202,8 @@ class Store:
                      changes: Mapping[str, Any]) -> int:
         """Change game columns if the game is still at `version`; returns the new version."""
         async with self._io:  # one UPDATE: atomic without an explicit transaction
-            await self._bump(self._db, game_id, version, now, changes)
+            with _unavailable_on_sqlite_trouble():
+                await self._bump(self._db, game_id, version, now, changes)
         return version + 1
 
     async def put_seats(self, game_id: int, version: int, now: float, seats: list[SeatRow],

