@@ -18,24 +18,16 @@ from typing import Any
 
 from carca_bot.engine.board import ABBEY, Board
 from carca_bot.engine.catalogue import Kind, Shape, catalogue
+from carca_bot.engine.deploying import FIGURES, deploy_problem
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.events import Event
-from carca_bot.engine.geometry import CORNER_INDEX, CORNER_NAMES, ROTATIONS, Pos, around
+from carca_bot.engine.geometry import CORNER_NAMES, ROTATIONS, Pos, around
 from carca_bot.engine.placement import River, cult_problem, edge_problem, rotations_fitting
 from carca_bot.engine.scoring import Figure, majority
 from carca_bot.engine.setup import Setup
+from carca_bot.engine.tunnels import TokenSpot, token_problem
 from carca_bot.engine.turnscore import TurnScorer, final_scoring
-from carca_bot.engine.wagons import PendingWagon, wagon_targets
-
-FIGURES = ("follower", "abbot", "mayor", "wagon", "barn")
-ALLOWED_ON: dict[str, tuple[Kind, ...]] = {
-    "follower": (Kind.CITY, Kind.ROAD, Kind.FIELD, Kind.BUILDING),
-    "abbot": (Kind.BUILDING, Kind.GARDEN),
-    "mayor": (Kind.CITY,),
-    "wagon": (Kind.ROAD, Kind.CITY, Kind.BUILDING),
-}
-KIND_WORDS = {Kind.CITY: "a city", Kind.ROAD: "a road", Kind.FIELD: "a field",
-              Kind.BUILDING: "a monastery", Kind.GARDEN: "a garden"}
+from carca_bot.engine.wagons import PendingWagon, wagon_refusal, wagon_targets
 
 
 class Phase(Enum):
@@ -56,13 +48,6 @@ class Placement:
 class Deployment:
     figure: str
     on: str
-
-
-@dataclass(frozen=True, slots=True)
-class TokenSpot:
-    pos: Pos
-    on: str
-    pair: int
 
 
 @dataclass
@@ -353,50 +338,11 @@ class Game:
     def _placed_shape(self, turn: Turn) -> Shape | None:
         return self.board.tiles[turn.pos].shape
 
-    def _deploy_problem(self, turn: Turn, figure: str, on: str) -> tuple[str | None, int]:
-        """Why `figure` may not go `on` the tile just placed (None if it may), and its node."""
-        player = turn.player
-        if figure not in FIGURES:
-            return f"there is no figure {figure!r}", -1
-        if self.hand[player].get(figure, 0) <= 0:
-            return f"{self._name(player)} has no {figure} in hand", -1
-        if figure == "barn":
-            return self._barn_problem(turn, on)
-        node = self.board.tiles[turn.pos].node_named(on)
-        if node is None:
-            return f"{on!r} names nothing on the tile just placed", -1
-        feat = self.board.feature(node)
-        if feat.kind is Kind.GARDEN and figure != "abbot":
-            return "only an abbot may stand in a garden", -1
-        if feat.kind not in ALLOWED_ON[figure]:
-            where = KIND_WORDS[feat.kind]
-            if feat.kind is Kind.BUILDING:
-                where = f"a {feat.building}"
-            article = "an" if figure[0] in "aeiou" else "a"
-            return f"{article} {figure} cannot stand on {where}", -1
-        root = self.board.find(node)
-        if any(self.board.find(f.node) == root for f in self.figures):
-            return f"that {feat.kind.value} is already occupied", -1
-        return None, node
-
-    def _barn_problem(self, turn: Turn, on: str) -> tuple[str | None, int]:
-        corner = CORNER_INDEX.get(on)
-        if corner is None:
-            return f"a barn goes on a corner (NW, NE, SE or SW), not {on!r}", -1
-        node = self.board.corner_field(turn.pos, corner)
-        if node is None:
-            return (f"a barn needs four tiles meeting at the {on} corner, all of them field "
-                    "there"), -1
-        root = self.board.find(node)
-        if any(f.kind == "barn" and self.board.find(f.node) == root for f in self.figures):
-            return "that field already has a barn", -1
-        return None, node
-
     def deploy(self, player: int, figure: str, on: str) -> None:
         turn = self._placed_turn(player)
         if turn.deploy or turn.recall:
             raise IllegalMove("only one figure may be placed (or the abbot recalled) per turn")
-        problem, node = self._deploy_problem(turn, figure, on)
+        problem, node = deploy_problem(self, turn, figure, on)
         if problem is not None:
             raise IllegalMove(f"cannot place the {figure} on {on}: {problem}")
         self.hand[player][figure] -= 1
@@ -417,7 +363,7 @@ class Game:
         for figure in FIGURES:
             spots = CORNER_NAMES if figure == "barn" else names
             for on in spots:
-                if self._deploy_problem(turn, figure, on)[0] is None:
+                if deploy_problem(self, turn, figure, on)[0] is None:
                     result.append(Deployment(figure, on))
         return result
 
@@ -450,32 +396,11 @@ class Game:
 
     # -- tunnel tokens ----------------------------------------------------------
 
-    def _token_problem(self, player: int, pos: Pos, on: str, pair: int) -> tuple[str | None, int]:
-        if not self.setup.has("tunnel"):
-            return "this game has no tunnels", -1
-        if not 0 <= pair < self.setup.pairs:
-            return f"there is no token pair {pair} (pairs are 0 to {self.setup.pairs - 1})", -1
-        if self.tokens[player][pair] <= 0:
-            return f"both tokens of pair {pair} are already on the board", -1
-        placed = self.board.tiles.get(pos)
-        if placed is None:
-            return f"there is no tile at {list(pos)}", -1
-        node = placed.node_named(on)
-        index = None if placed.shape is None else placed.shape.names.get(on)
-        if node is None or index is None or placed.shape is None:
-            return f"{on!r} names nothing on the tile at {list(pos)}", -1
-        seg = placed.shape.segments[index]
-        if seg.kind is not Kind.ROAD or not seg.tunnel:
-            return f"the {on} side of the tile at {list(pos)} has no tunnel entrance", -1
-        if node in self.entrances:
-            return "that tunnel entrance already has a token", -1
-        return None, node
-
     def place_token(self, player: int, pos: Pos, on: str, pair: int) -> None:
         turn = self._placed_turn(player)
         if turn.token is not None:
             raise IllegalMove("only one tunnel token may be placed per turn")
-        problem, node = self._token_problem(player, pos, on, pair)
+        problem, node = token_problem(self, player, pos, on, pair)
         if problem is not None:
             raise IllegalMove(f"cannot place the token: {problem}")
         self.tokens[player][pair] -= 1
@@ -575,7 +500,8 @@ class Game:
             node = placed.node_named(on) if placed is not None else None
             legal = {(p, self.board.tiles[p].node_named(n)) for p, n in self.legal_wagon_moves()}
             if node is None or (pos, node) not in legal:  # any name of the segment will do
-                raise IllegalMove(self._wagon_refusal(wagon, pos, on))
+                raise IllegalMove(wagon_refusal(self.board, self.figures, wagon, pos, on,
+                                                 self.setup.wagon_rule))
             self.figures.append(Figure(player, "wagon", pos, node, on))
             self.events.append(Event("wagon_moved", (player,), tiles=(pos,),
                                      detail=f"the wagon moves to {on} at {list(pos)}"))
@@ -584,26 +510,6 @@ class Game:
         self.wagons.pop(0)
         self._after_turn()
         return self.events[start:]
-
-    def _wagon_refusal(self, wagon: PendingWagon, pos: Pos, on: str) -> str:
-        placed = self.board.tiles.get(pos)
-        node = placed.node_named(on) if placed else None
-        if node is None:
-            return f"{on!r} at {list(pos)} names nothing on the board"
-        root = self.board.find(node)
-        feat = self.board.feature(node)
-        if feat.kind in (Kind.FIELD, Kind.GARDEN):
-            return f"a wagon cannot move onto a {feat.kind.value}"
-        if self.board.is_complete(root):
-            return "a wagon can only move to an incomplete feature"
-        if any(self.board.find(f.node) == root for f in self.figures):
-            return "that feature is occupied"
-        if root == wagon.excluded:
-            return "the wagon cannot go back to the building it was chased from"
-        if self.setup.wagon_rule == "c2":
-            return (f"with rule c2 the wagon moves only to its own square {list(wagon.pos)} "
-                    "or one of the 8 around it")
-        return "with rule c1 the wagon moves only to a feature directly connected to the one scored"
 
     # -- the end ----------------------------------------------------------------
 

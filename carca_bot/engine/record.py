@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from carca_bot.engine.catalogue import EXPANSIONS, tile_ids
+from carca_bot.engine.deploying import FIGURES
 from carca_bot.engine.errors import IllegalMove, RecordError
-from carca_bot.engine.game import FIGURES, Game, Phase
+from carca_bot.engine.game import Game, Phase
 from carca_bot.engine.setup import WAGON_RULES, Setup
 
 RECORD_FORMAT = "carca-record/1"

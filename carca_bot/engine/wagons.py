@@ -86,3 +86,26 @@ def wagon_targets(board: Board, figures: list[Figure], wagon: PendingWagon,
             targets.extend((square, name) for node, name, _ in _segments(board, square)
                            if board.find(node) == root)
     return targets
+
+
+def wagon_refusal(board: Board, figures: list[Figure], wagon: PendingWagon, pos: Pos, on: str,
+                  rule: str) -> str:
+    """Why the wagon may not move to (pos, on), in words."""
+    placed = board.tiles.get(pos)
+    node = placed.node_named(on) if placed else None
+    if node is None:
+        return f"{on!r} at {list(pos)} names nothing on the board"
+    root = board.find(node)
+    feat = board.feature(node)
+    if feat.kind in (Kind.FIELD, Kind.GARDEN):
+        return f"a wagon cannot move onto a {feat.kind.value}"
+    if board.is_complete(root):
+        return "a wagon can only move to an incomplete feature"
+    if any(board.find(f.node) == root for f in figures):
+        return "that feature is occupied"
+    if root == wagon.excluded:
+        return "the wagon cannot go back to the building it was chased from"
+    if rule == "c2":
+        return (f"with rule c2 the wagon moves only to its own square {list(wagon.pos)} "
+                "or one of the 8 around it")
+    return "with rule c1 the wagon moves only to a feature directly connected to the one scored"

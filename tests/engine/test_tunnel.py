@@ -175,7 +175,7 @@ def test_token_on_any_free_entrance_on_the_board() -> None:
 @pytest.mark.parametrize(("token", "words"), [
     (((0, 0), "E", 0), "has no tunnel entrance"),  # the start road
     (((1, 0), "N", 0), "has no tunnel entrance"),  # TU1's city
-    (((1, 0), "W", 3), "there is no token pair 3"),
+    (((1, 0), "W", 3), "there is no such token pair"),
     (((7, 7), "W", 0), "there is no tile at"),
 ])
 def test_token_refusals(token: tuple[tuple[int, int], str, int], words: str) -> None:
@@ -192,7 +192,7 @@ def test_a_pair_has_only_two_tokens() -> None:
     refused([t("Ana", "TU1", (1, 0), token=((1, 0), "W", 0)), t("Ben", "U", (2, 0)),
              t("Ana", "TU2", (0, 1), 180, token=((1, 0), "E", 0)), t("Ben", "U", (3, 0)),
              t("Ana", "U", (4, 0), token=((0, 1), "W", 0))],
-            "both tokens of pair 0 are already on the board", expansions=(TUNNEL,))
+            "both tokens of that pair are already on the board", expansions=(TUNNEL,))
 
 
 def test_no_tokens_in_a_game_without_tunnels() -> None:
