@@ -358,7 +358,8 @@ class Actions:
         view: TurnView = await self.service.status(where(interaction), str(interaction.user.id))
         name = f"carcassonne-game-{view.game_id}.json"
         return Reply(f"The record of game #{view.game_id} (`carca-record/1`): replay it with "
-                     f"`carca-bot replay {name}`.",
+                     f"`carca-bot replay {name}`, or load it in another channel with "
+                     "`/carc import`.",
                      file=discord.File(io.BytesIO(data), filename=name))
 
     async def score_details(self, interaction: discord.Interaction[Any]) -> Reply:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from carca_bot.bot.client import CarcaBot
 
 Interaction = discord.Interaction[Any]
+MAX_RECORD_BYTES = 256 * 1024  # a whole 6-player game with every expansion is about 15 KiB
 # Free text is short by nature here; Discord enforces these lengths before we see it.
 Text30 = app_commands.Range[str, 1, 30]
 Text200 = app_commands.Range[str, 0, 200]
@@ -269,6 +271,25 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
         async def work() -> Reply:
             return Reply(RULES_TEXT)
         await act.run(interaction, "rules", work, public=False)
+
+    @group.command(name="import", description="Load a game record (JSON) here to replay "
+                                              "and play on; you play every seat")
+    @app_commands.describe(record="A carca-record/1 file, e.g. from /carc export")
+    async def import_(interaction: Interaction, record: discord.Attachment) -> None:
+        async def work() -> Reply:
+            if record.size > MAX_RECORD_BYTES:
+                raise BadInput(f"that file is {record.size // 1024} KiB; a game record is at "
+                               f"most {MAX_RECORD_BYTES // 1024} KiB")
+            try:
+                data = json.loads(await record.read())
+            except (ValueError, discord.HTTPException) as exc:
+                raise BadInput(f"{record.filename} is not a JSON game record ({exc})") from None
+            view = await service().import_record(where(interaction), who(interaction), data)
+            reply = await act.public_move(view, None)
+            reply.content = (f"**{who(interaction).name}** imported game #{view.game_id} for "
+                             f"analysis: they play every seat.\n{reply.content}")
+            return reply
+        await act.run(interaction, "import", work, public=True)
 
     # -- ending -----------------------------------------------------------------------
 

@@ -12,7 +12,8 @@ Then optionally `/carc follower on:…`, `/carc barn`, `/carc recall`, `/carc tu
 half-edge), I1 I2 (enclosed fields), C (monastery, shrine, abbey), G (garden).
 **Other moves:** `/carc abbey` (hole, or `skip` at the end), `/carc wagon` (after scoring),
 `/carc draw` (draw instead of placing your abbey).
-**Look:** `/carc board`, `/carc status`, `/carc score`, `/carc games`, `/carc export`.
+**Look:** `/carc board`, `/carc status`, `/carc score`, `/carc games`, `/carc export`,
+`/carc import` (load an exported record here to study it).
 **Leave:** `/carc leave` (lobby), `/carc resign`; host or Manage Server: `/carc kick`,
 `/carc cancel`.
 Scoring: roads 1/tile; cities 2/tile + 2/pennant (half at the end); monasteries 9 (1 +

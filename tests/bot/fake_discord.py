@@ -90,12 +90,14 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self.base = ""
         self.fail_next: int | None = None  # answer the next request with this status
+        self.cdn: dict[str, bytes] = {}  # files users "uploaded", served as Discord's CDN does
 
     # -- running ------------------------------------------------------------------
 
     async def start(self) -> None:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._handle)
+        app.router.add_get("/cdn/{name}", self._cdn)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -136,6 +138,21 @@ class FakeDiscord:
         return self.requests
 
     # -- the API --------------------------------------------------------------------
+
+    def upload(self, filename: str, data: bytes) -> dict[str, Any]:
+        """An attachment a user sends with a command, as it appears in `resolved`."""
+        name = f"{self.new_id()}-{filename}"
+        self.cdn[name] = data
+        return {"id": name.split("-")[0], "filename": filename, "size": len(data),
+                "url": f"{self.base.removesuffix('/api/v10')}/cdn/{name}",
+                "proxy_url": f"{self.base.removesuffix('/api/v10')}/cdn/{name}",
+                "content_type": sniff(data)}
+
+    async def _cdn(self, request: web.Request) -> web.Response:
+        data = self.cdn.get(request.match_info["name"])
+        if data is None:
+            return web.Response(status=404)
+        return web.Response(body=data)
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
@@ -249,6 +266,10 @@ class Interactions:
         opts = []
         resolved: dict[str, Any] = {}
         for name, value in options.items():
+            if isinstance(value, dict) and "url" in value:  # an attachment from `upload`
+                resolved.setdefault("attachments", {})[value["id"]] = value
+                opts.append({"type": 11, "name": name, "value": value["id"]})
+                continue
             if isinstance(value, tuple):  # a user option: (id, name), resolved as Discord does
                 user_id, user_name = value
                 resolved.setdefault("users", {})[str(user_id)] = user_payload(user_id, user_name)

@@ -6,6 +6,7 @@ then plays every seat), and the command under test goes through Discord.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from carca_bot.service import TurnView, User
@@ -167,3 +168,26 @@ async def test_resign(harness: BotHarness) -> None:
     assert_private_refusal(await harness.command(CY, "resign"), "not playing")
     post = assert_public_reply(await harness.command(BEN, "resign"))
     assert "wins with" in post.content  # one player left: the game is over
+
+
+async def test_import_a_record_and_play_on(harness: BotHarness) -> None:
+    data = record([turn("Ana", "U", (1, 0), figure="follower", on="E")], seed=4)
+    upload = harness.fake.upload("game.json", json.dumps(data).encode())
+    post = assert_public_reply(await harness.command(ANA, "import", record=upload))
+    assert "imported game #" in post.content and post.files[0].data.startswith(b"\x89PNG")
+    await place_anywhere(harness)  # the importer plays Ben's seat too
+    view = await harness.bot.service.status(place_of(harness), str(ANA[0]))
+    assert view.moves == 1 and view.steps
+
+
+async def test_import_refusals(harness: BotHarness) -> None:
+    junk = harness.fake.upload("notes.txt", b"hello")
+    assert_private_refusal(await harness.command(ANA, "import", record=junk),
+                           "not a JSON game record")
+    broken = record([turn("Ana", "U", (5, 5))])
+    upload = harness.fake.upload("bad.json", json.dumps(broken).encode())
+    assert_private_refusal(await harness.command(ANA, "import", record=upload),
+                           "action 0 of the record breaks a rule")
+    huge = harness.fake.upload("huge.json", b" " * (300 * 1024))
+    assert_private_refusal(await harness.command(ANA, "import", record=huge), "at most")
+    assert_private_refusal(await harness.command(ANA, "status"), "no game")
