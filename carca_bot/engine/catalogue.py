@@ -8,7 +8,7 @@ use for them (`N`, `NL`, `I1`, `C`, `G`).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from importlib import resources
@@ -64,9 +64,7 @@ class TileType:
     count: int
     expansion: str  # "base" or one of EXPANSIONS
     shapes: tuple[Shape, ...]  # by quarter turns
-    start: bool = False
     river_last: bool = False
-    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def is_river(self) -> bool:
@@ -196,8 +194,7 @@ def catalogue(tunnel: bool = False) -> Catalogue:
             continue
         shapes = tuple(_build_shape(raw, r, tunnel, links.get(raw["id"], [])) for r in range(4))
         tiles[raw["id"]] = TileType(raw["id"], int(raw["count"]), expansion_of(raw["id"]),
-                                    shapes, start=bool(raw.get("start")),
-                                    river_last=bool(raw.get("river_last")), raw=raw)
+                                    shapes, river_last=bool(raw.get("river_last")))
     return Catalogue(tiles)
 
 

@@ -17,13 +17,13 @@ from enum import Enum
 from typing import Any
 
 from carca_bot.engine.board import ABBEY, Board
-from carca_bot.engine.catalogue import Kind, Shape, catalogue
+from carca_bot.engine.catalogue import Kind, catalogue
 from carca_bot.engine.deploying import FIGURES, deploy_problem
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.events import Event
-from carca_bot.engine.geometry import CORNER_NAMES, ROTATIONS, Pos, around
+from carca_bot.engine.geometry import CORNER_NAMES, Pos
 from carca_bot.engine.placement import River, cult_problem, edge_problem, rotations_fitting
-from carca_bot.engine.scoring import Figure, majority
+from carca_bot.engine.scoring import Figure
 from carca_bot.engine.setup import Setup
 from carca_bot.engine.tunnels import TokenSpot, token_problem
 from carca_bot.engine.turnscore import TurnScorer, final_scoring
@@ -79,7 +79,6 @@ class Game:
         self.hand = [self._starting_hand() for _ in range(count)]
         self.tokens = [[2] * setup.pairs for _ in range(count)]
         self.entrances: dict[int, tuple[int, int]] = {}  # road node -> (player, pair)
-        self.tunnel_links: list[tuple[int, int, int]] = []  # (player, node a, node b)
         self.figures: list[Figure] = []
         self.supply: Counter[str] = Counter()
         self.drawn = 0
@@ -165,8 +164,7 @@ class Game:
 
     def draw(self) -> str:
         """The next tile, fixed by the seed and how many tiles were taken before it."""
-        drawable = set(self.drawable())
-        pool = [t for t in sorted(drawable) for _ in range(self.supply[t])]
+        pool = [t for t in self.drawable() for _ in range(self.supply[t])]
         if not pool:
             raise IllegalMove("there are no tiles left to draw")
         return random.Random(f"{self.setup.seed or 0}:{self.drawn}").choice(pool)
@@ -335,9 +333,6 @@ class Game:
 
     # -- the figure step --------------------------------------------------------
 
-    def _placed_shape(self, turn: Turn) -> Shape | None:
-        return self.board.tiles[turn.pos].shape
-
     def deploy(self, player: int, figure: str, on: str) -> None:
         turn = self._placed_turn(player)
         if turn.deploy or turn.recall:
@@ -409,7 +404,6 @@ class Game:
                         if owner == (player, pair) and n != node), None)
         if partner is not None:
             self.board.link_tunnel(partner, node)
-            self.tunnel_links.append((player, partner, node))
             turn.touched.append(node)
         turn.token = TokenSpot(pos, on, pair)
 
@@ -593,9 +587,6 @@ class Game:
             game._apply(action)
         return game
 
-    def copy(self) -> Game:
-        return Game.replay(self.setup, self.history)
-
     # -- summaries --------------------------------------------------------------
 
     def in_hand(self, player: int) -> dict[str, int]:
@@ -617,12 +608,3 @@ class Game:
             assert shape is not None
             placed.append((pos, shape.segments[index].name, player, pair))
         return sorted(placed)
-
-    def owners(self, node: int) -> tuple[int, ...]:
-        return majority(self.board, self.figures, self.board.find(node))
-
-    def neighbours_of(self, pos: Pos) -> list[Pos]:
-        return [p for p in around(pos) if p in self.board.tiles]
-
-
-ROTATION_OF = {deg: i for i, deg in enumerate(ROTATIONS)}

@@ -43,6 +43,16 @@ def _building_node(board: Board, pos: tuple[int, int]) -> int:
     return placed.nodes[placed.shape.building]
 
 
+def award(game: Game, players: tuple[int, ...], points: int, feature: str, detail: str,
+          tiles: tuple[tuple[int, int], ...], *, complete: bool = False,
+          final: bool = False) -> None:
+    """Give the majority owners their points and record why (nobody scores: still told)."""
+    for p in players:
+        game.scores[p] += points
+    game.events.append(Event("score", players, points if players else 0, feature, tiles,
+                             detail, complete=complete, final=final))
+
+
 class TurnScorer:
     """Scores one turn of a game, appending to its events and scores."""
 
@@ -53,11 +63,8 @@ class TurnScorer:
         self.leaving: list[tuple[Figure, int, int | None]] = []  # figure, feature, chased from
 
     def _award(self, players: tuple[int, ...], points: int, feat_word: str, detail: str,
-               tiles: tuple[tuple[int, int], ...], *, complete: bool, final: bool = False) -> None:
-        for p in players:
-            self.game.scores[p] += points
-        self.game.events.append(Event("score", players, points if players else 0, feat_word,
-                                      tiles, detail, complete=complete, final=final))
+               tiles: tuple[tuple[int, int], ...], *, complete: bool) -> None:
+        award(self.game, players, points, feat_word, detail, tiles, complete=complete)
 
     def score_recall(self, abbot: Figure, root: int) -> None:
         feat = self.board.features[root]
@@ -214,20 +221,14 @@ def final_scoring(game: Game) -> None:
 
     roots.sort(key=lambda r: order[kind_of(r)])
 
-    def award(players: tuple[int, ...], points: int, word: str, detail: str,
-              tiles: tuple[tuple[int, int], ...]) -> None:
-        for p in players:
-            game.scores[p] += points
-        game.events.append(Event("score", players, points if players else 0, word, tiles, detail,
-                                 final=True))
-
     for root in roots:
         feat = board.features[root]
         assert feat is not None
         tiles = tuple(sorted(feat.tiles))
         if feat.kind is not Kind.FIELD:
             points, detail = feature_points(board, feat, final=True)
-            award(majority(board, game.figures, root), points, feature_name(feat), detail, tiles)
+            award(game, majority(board, game.figures, root), points, feature_name(feat), detail,
+                  tiles, final=True)
     for kinds, per_city, word in ((FOLLOWER, 3, "field"), (BARN, 4, "barn")):
         for root in roots:
             feat = board.features[root]
@@ -239,13 +240,14 @@ def final_scoring(game: Game) -> None:
             if not players or not cities:
                 continue  # a field touching no completed city gives nothing to tell
             who = "farmers" if word == "field" else "barn"
-            award(players, per_city * cities, word,
+            award(game, players, per_city * cities, word,
                   f"{who} in a field touching {plural(cities, 'completed city')} "
                   f"({per_city} per city)",
-                  tuple(sorted(feat.tiles)))
+                  tuple(sorted(feat.tiles)), final=True)
     for title, kind in (("king", Kind.CITY), ("robber", Kind.ROAD)):
         holder = game.king if title == "king" else game.robber
         if holder is not None:
             count = game.completed[kind]
             detail = f"{plural(count, 'completed ' + kind.value)} on the board (1 each)"
-            award((holder,), count, title, f"the {title.capitalize()}: {detail}", ())
+            award(game, (holder,), count, title, f"the {title.capitalize()}: {detail}", (),
+                  final=True)
