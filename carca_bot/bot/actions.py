@@ -22,7 +22,7 @@ import discord
 
 from carca_bot.bot import text
 from carca_bot.bot.buttons import row_for
-from carca_bot.bot.parse import square
+from carca_bot.bot.parse import square_and_name
 from carca_bot.engine.game import Game
 from carca_bot.service import (
     BadInput,
@@ -343,8 +343,7 @@ class Actions:
             if value == "return":
                 return await self.public_move(await svc.return_wagon(place, user, version),
                                               user.name)
-            x, y = square(value)
-            on = value.split()[-1]
+            x, y, on = square_and_name(value)
             return await self.public_move(await svc.move_wagon(place, user, x, y, on, version),
                                           user.name)
 

@@ -67,10 +67,6 @@ class Autocomplete:
             return None
         return game
 
-    @staticmethod
-    def _last(game: Game | None) -> tuple[int, int] | None:
-        return game.last_placed[0] if game is not None and game.last_placed else None
-
     async def expansions(self, interaction: discord.Interaction[Any],
                          current: str) -> list[Choice]:
         head, _, tail = current.rpartition(",")
@@ -92,9 +88,8 @@ class Autocomplete:
         for x, y, rot in choices.placements:
             if rotation is None or rot == rotation:
                 turns.setdefault((x, y), []).append(rot)
-        last = self._last(await self._game(interaction))
         result = []
-        for pos in sorted(turns, key=lambda p: _distance(p, last)):
+        for pos in sorted(turns, key=lambda p: _distance(p, choices.last)):
             value = f"{pos[0]},{pos[1]}"
             label = f"{value}  (turn {', '.join(f'{r}°' for r in sorted(turns[pos]))})"
             if _matches(label, current):
@@ -151,9 +146,9 @@ class Autocomplete:
         choices = await self._choices(interaction)
         if choices is None:
             return []
-        last = self._last(await self._game(interaction))
         result = [app_commands.Choice(name=f"{x},{y}", value=f"{x},{y}")
-                  for x, y in sorted(choices.abbey_squares, key=lambda p: _distance(p, last))]
+                  for x, y in sorted(choices.abbey_squares,
+                                     key=lambda p: _distance(p, choices.last))]
         if choices.can_skip_abbey:
             result.insert(0, app_commands.Choice(name="skip (keep the abbey)", value="skip"))
         return [c for c in result if _matches(c.name, current)][:LIMIT]
@@ -163,9 +158,8 @@ class Autocomplete:
         choices = await self._choices(interaction)
         if choices is None:
             return []
-        last = self._last(await self._game(interaction))
         spots = sorted({(x, y, side) for x, y, side, _ in choices.tokens},
-                       key=lambda s: _distance((s[0], s[1]), last))
+                       key=lambda s: _distance((s[0], s[1]), choices.last))
         result = [app_commands.Choice(name=f"{x},{y} {side}  (tunnel entrance)",
                                       value=f"{x},{y} {side}") for x, y, side in spots]
         return [c for c in result if _matches(c.name, current)][:LIMIT]

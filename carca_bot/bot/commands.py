@@ -8,11 +8,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from carca_bot.bot import text
+from carca_bot.bot import parse, text
 from carca_bot.bot.actions import Reply, is_admin, where, who
 from carca_bot.bot.autocomplete import Autocomplete
 from carca_bot.bot.help import RULES_TEXT
-from carca_bot.bot.parse import MAX_TEXT, expansions, square, square_and_name
 from carca_bot.service import BadInput, GameOptions, ServiceError, TurnOrder, TurnView
 
 if TYPE_CHECKING:
@@ -37,10 +36,10 @@ WAGON_RULES: list[app_commands.Choice[str]] = [
 def build_group(bot: CarcaBot) -> app_commands.Group:
     group = app_commands.Group(name="carc", description="Carcassonne in this channel",
                                guild_only=True)
-    act, svc, ac = bot.actions, bot, Autocomplete(bot)
+    act, ac = bot.actions, Autocomplete(bot)
 
     def service() -> Any:
-        return svc.service
+        return bot.service
 
     # -- lobby ----------------------------------------------------------------------
 
@@ -58,7 +57,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
                      auto_play: bool = False, thread: bool = False,
                      players: app_commands.Range[int, 1, 6] = 6) -> None:
         async def work() -> Reply:
-            chosen = _expansions(expansions)
+            chosen = parse.expansions(expansions)
             timer = timer_hours * 3600 or bot.settings.default_timer
             options = GameOptions(expansions=chosen, wagon_rule=wagon, turn_timer=timer,
                                   auto_play=auto_play and timer is not None,
@@ -127,7 +126,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
                     figure: str | None = None, on: Text30 | None = None,
                     confirm: bool = False) -> None:
         async def work() -> Reply:
-            x, y = _square(square)
+            x, y = parse.square(square)
             place, user = where(interaction), who(interaction)
             if figure is None and on is not None:
                 raise BadInput("say which figure goes there (the figure option)")
@@ -135,13 +134,14 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
                 raise BadInput(f"say where the {figure} goes (the on option)")
             if confirm:
                 order = TurnOrder(at=(x, y), rot=rotation, figure=figure,
-                                  on=_name(on) if on else None)
+                                  on=parse.feature(on) if on else None)
                 return await act.public_move(await service().play_turn(place, user, order),
                                              user.name)
             view = await service().place_tile(place, user, x, y, rotation)
             if figure is not None and on is not None:
                 try:
-                    view = await service().deploy(place, user, figure, _name(on), view.version)
+                    view = await service().deploy(place, user, figure, parse.feature(on),
+                                                  view.version)
                 except ServiceError:
                     await service().undo(place, user)  # all or nothing
                     raise
@@ -156,7 +156,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
     async def follower(interaction: Interaction, on: Text30, figure: str = "follower") -> None:
         async def work() -> Reply:
             view = await service().deploy(where(interaction), who(interaction), figure,
-                                          _name(on))
+                                          parse.feature(on))
             return await act.private_step(interaction, view)
         await act.run(interaction, "follower", work, public=False)
 
@@ -187,7 +187,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
             place, user = where(interaction), who(interaction)
             if skip:
                 return await act.public_move(await service().skip_abbey(place, user), user.name)
-            x, y = _square(square)
+            x, y = parse.square(square)
             view = await service().place_abbey(place, user, x, y)
             return await act.private_step(interaction, view)
         await act.run(interaction, "abbey", work, public=skip)
@@ -199,7 +199,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
     async def tunnel(interaction: Interaction, entrance: Text30,
                      pair: app_commands.Range[int, 1, 3] = 1) -> None:
         async def work() -> Reply:
-            x, y, side = square_and_name(entrance)
+            x, y, side = parse.square_and_name(entrance)
             view = await service().place_token(where(interaction), who(interaction), x, y,
                                                side.upper(), pair - 1)
             return await act.private_step(interaction, view)
@@ -214,9 +214,9 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
             if target.strip().lower() == "return":
                 return await act.public_move(await service().return_wagon(place, user),
                                              user.name)
-            x, y, on = square_and_name(target)
+            x, y, on = parse.square_and_name(target)
             return await act.public_move(await service().move_wagon(place, user, x, y,
-                                                                    _name(on)), user.name)
+                                                                    parse.feature(on)), user.name)
         await act.run(interaction, "wagon", work, public=True)
 
     @group.command(name="confirm", description="Finish your turn")
@@ -320,20 +320,3 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
         await act.run(interaction, "cancel", work, public=True)
 
     return group
-
-
-def _square(value: str) -> tuple[int, int]:
-    return square(value)
-
-
-def _name(value: str) -> str:
-    """Feature names are short codes; take the first word of an autocomplete label."""
-    word = value.strip().split()[0] if value.strip() else ""
-    if not word or len(word) > 3:
-        raise BadInput(f"{value[:MAX_TEXT]!r} is not a feature: use N, E, S, W, NL…WR, I1, I2, "
-                       "C or G")
-    return word.upper()
-
-
-def _expansions(value: str | None) -> frozenset[str]:
-    return expansions(value)

@@ -28,6 +28,15 @@ def square_and_name(text: str) -> tuple[int, int, str]:
     return x, y, rest[0]
 
 
+def feature(text: str) -> str:
+    """'nl' or 'NL  (field)' (an autocomplete label) -> 'NL': a feature's short code."""
+    word = text.strip().split()[0] if text.strip() else ""
+    if not word or len(word) > 3:
+        raise BadInput(f"{text[:MAX_TEXT]!r} is not a feature: use N, E, S, W, NL…WR, I1, I2, "
+                       "C or G")
+    return word.upper()
+
+
 def expansions(text: str | None) -> frozenset[str]:
     """'river, abbot' -> frozenset; 'all' means every expansion; empty means none."""
     if not text:

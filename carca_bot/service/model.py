@@ -182,6 +182,7 @@ class Choices:
     can_confirm: bool = False
     wagon_moves: tuple[tuple[int, int, str], ...] = ()  # x, y, on
     can_skip_abbey: bool = False
+    last: tuple[int, int] | None = None  # where the newest tile lies, to offer nearby first
 
 
 @dataclass(frozen=True)

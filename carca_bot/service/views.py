@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from carca_bot.engine.game import Phase
 from carca_bot.service.live import Live, Step
 from carca_bot.service.model import MUST_WORDS, Choices, SeatView, TurnView, Where, ranked
@@ -110,7 +112,15 @@ def _acts_for(live: Live, viewer: str | None, seat: SeatView) -> bool:
 
 
 def choices(live: Live) -> Choices:
-    """Every legal option of the player who must act now."""
+    """Every legal option of the player who must act now, and where the last tile went."""
+    found = _choices(live)
+    game = live.game
+    if game is not None and game.last_placed is not None:
+        found = dataclasses.replace(found, last=game.last_placed[0])
+    return found
+
+
+def _choices(live: Live) -> Choices:
     game = live.game
     must = must_of(live)
     if game is None or must in ("join", "over"):
