@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections import deque
 from functools import cache
 
 import pytest
@@ -22,6 +21,7 @@ from carca_bot.render import palette as pal
 from carca_bot.render.anchors import anchors, segment_point, tunnel_point
 from carca_bot.render.pieces import figure_spots, token_spots
 from carca_bot.render.tile_art import ABBEY, tile_image
+from tests.render.pixels import regions
 
 SIZE = 128
 CLASSES: dict[str, tuple[pal.RGB, ...]] = {
@@ -50,22 +50,7 @@ def _components(tile: str, rot: int, tunnel: bool) -> tuple[list[str], list[int]
     img = tile_image(tile, rot, SIZE, tunnel)
     raw = img.tobytes()
     cls = [_classify(tuple(raw[i:i + 3])) for i in range(0, len(raw), 3)]
-    comp = [0] * len(cls)
-    current = 0
-    for start in range(len(cls)):
-        if comp[start] or cls[start] == "other":
-            continue
-        current += 1
-        comp[start] = current
-        queue = deque([start])
-        while queue:
-            i = queue.popleft()
-            x, y = i % SIZE, i // SIZE
-            for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                j = ny * SIZE + nx
-                if 0 <= nx < SIZE and 0 <= ny < SIZE and not comp[j] and cls[j] == cls[i]:
-                    comp[j] = current
-                    queue.append(j)
+    comp = regions(cls, SIZE, skip="other")
     return cls, comp
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import deque
 from functools import cache
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from carca_bot.engine.catalogue import Kind, Shape, catalogue
 from carca_bot.render import make_art, palette
 from carca_bot.render.figure_art import FIGURE_KINDS, figure_image, marker_image, token_image
 from carca_bot.render.tile_art import _cached, all_tile_ids, tile_image
+from tests.render.pixels import regions
 
 SIZE = 128
 SIZES = (128, 40)  # the committed size, and about what a phone shows per tile
@@ -86,22 +86,7 @@ def _field_components(img: Image.Image) -> list[list[int]]:
     w, h = img.size
     raw = img.convert("RGB").tobytes()
     field = [_is_field((raw[i], raw[i + 1], raw[i + 2])) for i in range(0, len(raw), 3)]
-    label = [0] * (w * h)
-    current = 0
-    for start in range(w * h):
-        if not field[start] or label[start]:
-            continue
-        current += 1
-        label[start] = current
-        queue = deque([start])
-        while queue:
-            i = queue.popleft()
-            x, y = i % w, i // w
-            for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                j = ny * w + nx
-                if 0 <= nx < w and 0 <= ny < h and field[j] and not label[j]:
-                    label[j] = current
-                    queue.append(j)
+    label = regions(field, w, skip=False)
     return [label[r * w:(r + 1) * w] for r in range(h)]
 
 
