@@ -296,23 +296,18 @@ def _game_error(db: sqlite3.Connection, row: tuple[Any, ...]) -> str | None:
     from carca_bot.engine.record import replay, write_record
     from carca_bot.service.live import rebuild, started
     from carca_bot.service.model import GameOptions
-    from carca_bot.store import ActionRow, GameData, SeatRow
-    from carca_bot.store.store import _game_row
+    from carca_bot.store.store import ACTIONS_OF_GAME, SEATS_OF_GAME, game_data
 
     try:
-        game_row = _game_row(row)
-        seats = [SeatRow(s, u, n, c, bool(r)) for s, u, n, c, r in db.execute(
-            "SELECT seat, user_id, display_name, colour, resigned FROM seats "
-            "WHERE game_id = ? ORDER BY seat", (game_row.id,))]
-        actions = [ActionRow(q, u, json.loads(a), t) for q, u, a, t in db.execute(
-            "SELECT seq, user_id, action, at FROM actions WHERE game_id = ? ORDER BY seq",
-            (game_row.id,))]
+        data = game_data(row, db.execute(SEATS_OF_GAME, (row[0],)),
+                         db.execute(ACTIONS_OF_GAME, (row[0],)))
+        game_row, seats, actions = data.game, data.seats, data.actions
         if [s.seat for s in seats] != list(range(len(seats))):
             return f"seat numbers {[s.seat for s in seats]} are not 0 to {len(seats) - 1}"
         if game_row.version < len(actions):
             return f"version {game_row.version} is below the {len(actions)} moves logged"
         GameOptions.from_json(game_row.options)  # every view of the game reads them
-        live = rebuild(GameData(game_row, seats, actions))
+        live = rebuild(data)
         if not started(game_row):
             if actions:
                 return f"not started, yet {len(actions)} moves are logged"

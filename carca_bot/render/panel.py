@@ -49,13 +49,7 @@ def panel_state(game: Game, f: int) -> PanelState:
     for p in range(len(game.players)):
         held = game.in_hand(p)
         hands.append(tuple((k, held[k]) for k in HAND_ORDER if k in held))
-        per_pair = getattr(game, "tokens", None)
-        if "tokens" not in held:
-            tokens.append(())
-        elif isinstance(per_pair, list) and p < len(per_pair):
-            tokens.append(tuple(int(n) for n in per_pair[p]))
-        else:
-            tokens.append((held["tokens"],))
+        tokens.append(tuple(game.tokens[p]) if "tokens" in held else ())
     return PanelState(f, tuple(game.players), tuple(game.scores), tuple(hands), tuple(tokens),
                       game.king, game.robber, game.deciding, game.tiles_left)
 

@@ -70,6 +70,18 @@ def _dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+SEATS_OF_GAME = ("SELECT seat, user_id, display_name, colour, resigned FROM seats "
+                 "WHERE game_id = ? ORDER BY seat")
+ACTIONS_OF_GAME = "SELECT seq, user_id, action, at FROM actions WHERE game_id = ? ORDER BY seq"
+
+
+def game_data(game: Iterable[Any], seats: Iterable[Any], actions: Iterable[Any]) -> GameData:
+    """A game from its rows: `games` (GAME_COLUMNS), SEATS_OF_GAME and ACTIONS_OF_GAME."""
+    return GameData(_game_row(game),
+                    [SeatRow(s, u, n, c, bool(r)) for s, u, n, c, r in seats],
+                    [ActionRow(q, u, json.loads(a), t) for q, u, a, t in actions])
+
+
 def _game_row(row: Iterable[Any]) -> GameRow:
     (gid, guild, channel, status, host, options, seed, created, updated, version, pending,
      deadline, outcome) = row
@@ -242,16 +254,9 @@ class Store:
                 f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)))
             if not rows:
                 return None
-            seats = await db.execute_fetchall(
-                "SELECT seat, user_id, display_name, colour, resigned FROM seats "
-                "WHERE game_id = ? ORDER BY seat", (game_id,))
-            actions = await db.execute_fetchall(
-                "SELECT seq, user_id, action, at FROM actions WHERE game_id = ? ORDER BY seq",
-                (game_id,))
-        return GameData(
-            _game_row(rows[0]),
-            [SeatRow(s, u, n, c, bool(r)) for s, u, n, c, r in seats],
-            [ActionRow(q, u, json.loads(a), t) for q, u, a, t in actions])
+            seats = await db.execute_fetchall(SEATS_OF_GAME, (game_id,))
+            actions = await db.execute_fetchall(ACTIONS_OF_GAME, (game_id,))
+        return game_data(rows[0], seats, actions)
 
     async def live_game(self, guild: str, channel: str) -> int | None:
         rows = await self._rows(
