@@ -6,6 +6,7 @@ only filters by what the player has typed so far and orders by distance.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -30,6 +31,13 @@ PRESETS = ["river, abbot", "all", "river, abbot, abbey_mayor", "river, abbot, ki
 def _distance(pos: tuple[int, int], last: tuple[int, int] | None) -> tuple[int, int, int]:
     lx, ly = last or (0, 0)
     return (abs(pos[0] - lx) + abs(pos[1] - ly), pos[1], pos[0])
+
+
+def _offer(options: Iterable[tuple[str, str]], current: str) -> list[Choice]:
+    """(label, value) pairs whose label contains what was typed, at most LIMIT."""
+    found = [app_commands.Choice(name=label, value=value) for label, value in options
+             if _matches(label, current)]
+    return found[:LIMIT]
 
 
 def _matches(label: str, current: str) -> bool:
@@ -88,13 +96,9 @@ class Autocomplete:
         for x, y, rot in choices.placements:
             if rotation is None or rot == rotation:
                 turns.setdefault((x, y), []).append(rot)
-        result = []
-        for pos in sorted(turns, key=lambda p: _distance(p, choices.last)):
-            value = f"{pos[0]},{pos[1]}"
-            label = f"{value}  (turn {', '.join(f'{r}°' for r in sorted(turns[pos]))})"
-            if _matches(label, current):
-                result.append(app_commands.Choice(name=label, value=value))
-        return result[:LIMIT]
+        ordered = sorted(turns, key=lambda p: _distance(p, choices.last))
+        return _offer(((f"{x},{y}  (turn {', '.join(f'{r}°' for r in sorted(turns[x, y]))})",
+                        f"{x},{y}") for x, y in ordered), current)
 
     async def features(self, interaction: discord.Interaction[Any],
                        current: str) -> list[Choice]:
@@ -110,12 +114,7 @@ class Autocomplete:
 
     def _feature_choices(self, game: Game | None, pos: tuple[int, int], spots: list[str],
                          current: str) -> list[Choice]:
-        result = []
-        for on in spots:
-            label = f"{on}  ({feature_words(game, pos, on)})"
-            if _matches(label, current):
-                result.append(app_commands.Choice(name=label, value=on))
-        return result[:LIMIT]
+        return _offer(((f"{on}  ({feature_words(game, pos, on)})", on) for on in spots), current)
 
     async def place_features(self, interaction: discord.Interaction[Any],
                              current: str) -> list[Choice]:
@@ -146,12 +145,11 @@ class Autocomplete:
         choices = await self._choices(interaction)
         if choices is None:
             return []
-        result = [app_commands.Choice(name=f"{x},{y}", value=f"{x},{y}")
-                  for x, y in sorted(choices.abbey_squares,
-                                     key=lambda p: _distance(p, choices.last))]
+        holes = sorted(choices.abbey_squares, key=lambda p: _distance(p, choices.last))
+        options = [(f"{x},{y}", f"{x},{y}") for x, y in holes]
         if choices.can_skip_abbey:
-            result.insert(0, app_commands.Choice(name="skip (keep the abbey)", value="skip"))
-        return [c for c in result if _matches(c.name, current)][:LIMIT]
+            options.insert(0, ("skip (keep the abbey)", "skip"))
+        return _offer(options, current)
 
     async def tunnel_entrances(self, interaction: discord.Interaction[Any],
                                current: str) -> list[Choice]:
@@ -160,9 +158,8 @@ class Autocomplete:
             return []
         spots = sorted({(x, y, side) for x, y, side, _ in choices.tokens},
                        key=lambda s: _distance((s[0], s[1]), choices.last))
-        result = [app_commands.Choice(name=f"{x},{y} {side}  (tunnel entrance)",
-                                      value=f"{x},{y} {side}") for x, y, side in spots]
-        return [c for c in result if _matches(c.name, current)][:LIMIT]
+        return _offer(((f"{x},{y} {side}  (tunnel entrance)", f"{x},{y} {side}")
+                       for x, y, side in spots), current)
 
     async def wagon_targets(self, interaction: discord.Interaction[Any],
                             current: str) -> list[Choice]:
@@ -170,8 +167,7 @@ class Autocomplete:
         if choices is None or choices.must != "wagon":
             return []
         game = await self._game(interaction)
-        result = [app_commands.Choice(name="return (take the wagon back)", value="return")]
-        for x, y, on in choices.wagon_moves:
-            label = f"{x},{y} {on}  ({feature_words(game, (x, y), on)})"
-            result.append(app_commands.Choice(name=label, value=f"{x},{y} {on}"))
-        return [c for c in result if _matches(c.name, current)][:LIMIT]
+        options = [("return (take the wagon back)", "return")]
+        options.extend((f"{x},{y} {on}  ({feature_words(game, (x, y), on)})", f"{x},{y} {on}")
+                       for x, y, on in choices.wagon_moves)
+        return _offer(options, current)
