@@ -15,18 +15,22 @@ import argparse
 import contextlib
 import json
 import os
+import shutil
 import sqlite3
 import sys
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 DEFAULT_DB = "carca.sqlite3"
 OK, PROBLEMS, CANNOT = 0, 1, 2
 MAX_LISTED = 20  # integrity errors listed one per line; the rest are counted
+T = TypeVar("T")
+WRITE_TIMEOUT = 5.0  # seconds the quick check waits for the write lock (the bot's are short)
+MIN_FREE = 8 * 1024 * 1024  # bytes of free disk the quick check wants beside the database
 
 
 class OpsError(Exception):
@@ -38,15 +42,51 @@ def default_db() -> str:
     return os.environ.get("CARCA_DB", "").strip() or DEFAULT_DB
 
 
+def _wal_mode(path: Path) -> bool:
+    """Whether the file's header says write-ahead logging (bytes 18 and 19 are 2)."""
+    with open(path, "rb") as handle:
+        head = handle.read(20)
+    return len(head) == 20 and head.startswith(b"SQLite format 3\x00") and head[18:20] == b"\2\2"
+
+
+def _stamp(path: Path) -> tuple[int, int, int, int]:
+    info = os.stat(path)
+    return info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+
+
+class _Changed(Exception):
+    """The file changed during a read that trusted it not to: read it again."""
+
+
 @contextlib.contextmanager
-def _open(path: Path) -> Iterator[sqlite3.Connection]:
-    """An existing database, read-only and never created (`sqlite3.connect` would make an
-    empty one at a mistyped path)."""
+def _open(path: Path, trust_quiet: bool = True) -> Iterator[sqlite3.Connection]:
+    """An existing database, read-only, never created (`sqlite3.connect` would make an
+    empty one at a mistyped path), and leaving no file behind.
+
+    A read-only connection to a database in WAL mode creates the `-wal` and `-shm`
+    files when they are missing and leaves them there (owned by whoever ran the check,
+    which can lock the bot out), and cannot open at all in a folder it may not write.
+    Missing `-wal` means no program has the database open, so everything is in the main
+    file: it is then read as immutable (no lock, no side files), and if the file
+    changed meanwhile (the bot started and wrote it back), `_Changed` asks for a
+    second reading. `trust_quiet=False` always reads the normal way.
+    """
     if not path.is_file():
         raise OpsError(f"no database at {path}")
+    wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
     try:
-        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True,
-                             isolation_level=None)
+        wal_mode = _wal_mode(path)
+        quiet = wal_mode and not wal.exists() and trust_quiet
+        before = _stamp(path)
+    except OSError as exc:
+        raise OpsError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if wal_mode and wal.exists() and not shm.exists():
+        raise OpsError(f"{wal} holds writes that are not in the database yet, and its index "
+                       f"{shm} is missing: start the bot once (it recovers them), then check "
+                       "again")
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro" + ("&immutable=1" if quiet else "")
+    try:
+        db = sqlite3.connect(uri, uri=True, isolation_level=None)
     except sqlite3.Error as exc:
         raise OpsError(f"cannot open {path}: {exc}") from None
     try:
@@ -58,6 +98,27 @@ def _open(path: Path) -> Iterator[sqlite3.Connection]:
         yield db
     finally:
         db.close()
+    if quiet:
+        try:
+            changed = _stamp(path) != before
+        except OSError:
+            changed = True
+        if changed:
+            raise _Changed
+
+
+READS = 3  # readings of a database that keeps changing under the quiet reading
+
+
+def _read_steadily(read: Callable[[bool], T]) -> T:
+    """`read(trust_quiet)`, again while the file changed under it; the last time the
+    normal way, which a writer cannot disturb."""
+    for _ in range(READS - 1):
+        try:
+            return read(True)
+        except _Changed:
+            continue
+    return read(False)
 
 
 def _integrity(db: sqlite3.Connection, quick: bool) -> list[str]:
@@ -134,8 +195,11 @@ def backup(db_path: str | Path, dest_path: str | Path, *,
     if dest.exists() and source.exists() and dest.resolve() == source.resolve():
         raise OpsError("the backup cannot overwrite the database it copies")
     partial = dest.with_name(f".{dest.name}.partial-{os.getpid()}")
-    try:
-        with _open(source) as db:
+
+    def copied(trust_quiet: bool) -> tuple[list[str], int, int]:
+        with _open(source, trust_quiet) as db:
+            with contextlib.suppress(FileNotFoundError):
+                partial.unlink()  # a reading the source changed under
             copy = sqlite3.connect(partial, isolation_level=None)
             try:
                 db.backup(copy)  # pages=-1: everything in one step, one snapshot
@@ -146,6 +210,10 @@ def backup(db_path: str | Path, dest_path: str | Path, *,
                 actions = _count(copy, "actions") if "actions" in tables else 0
             finally:
                 copy.close()
+        return integrity, games, actions
+
+    try:
+        integrity, games, actions = _read_steadily(copied)
         _publish(partial, dest, overwrite)
     except (sqlite3.Error, OSError) as exc:  # no room, no permission, a damaged source
         raise OpsError(f"the backup failed: {exc}") from None
@@ -224,19 +292,32 @@ class CheckReport:
         return out
 
 
-def check(db_path: str | Path, quick: bool = False) -> CheckReport:
+def check(db_path: str | Path, quick: bool = False,
+          write_timeout: float = WRITE_TIMEOUT) -> CheckReport:
     """SQLite's integrity check, then (unless `quick`) every stored game rebuilt.
 
     A game is rebuilt exactly as the service does after a restart (`rebuild`: the
     log replayed, then the unconfirmed steps), and its record written and replayed
     as `export` and `carca-bot replay` would. The quick form, for a container's
-    health check, only asks SQLite (`quick_check`) and reads the schema version.
+    health check, asks SQLite (`quick_check`), reads the schema version, and then
+    makes sure the bot could write: a locked, read-only or full database is a
+    problem (`write_problem`). Only the quick form writes, and it changes nothing.
     Raises OpsError when the file is missing or not a database.
     """
+    path = Path(db_path)
+    report = _read_steadily(lambda trust_quiet: _check_once(path, quick, trust_quiet))
+    if not quick:
+        return report
+    problem = write_problem(path, write_timeout)
+    if problem is not None:
+        return replace(report, notes=[*report.notes, f"cannot write: {problem}"])
+    return replace(report, info=[*report.info, "write test: ok"])
+
+
+def _check_once(path: Path, quick: bool, trust_quiet: bool) -> CheckReport:
     from carca_bot.store.schema import SCHEMA_VERSION
 
-    path = Path(db_path)
-    with _open(path) as db:
+    with _open(path, trust_quiet) as db:
         integrity = _integrity(db, quick)
         try:
             version = int(db.execute("PRAGMA user_version").fetchone()[0])
@@ -267,6 +348,54 @@ def check(db_path: str | Path, quick: bool = False) -> CheckReport:
             return CheckReport(path, quick, integrity, version,
                                notes=[f"reading the games failed: {exc}"])
         return CheckReport(path, quick, integrity, version, games, problems)
+
+
+def write_problem(path: Path, timeout: float = WRITE_TIMEOUT) -> str | None:
+    """Why the bot could not store a move in the database now, or None when it could.
+
+    A real write, as the bot makes them: the write lock within `timeout` seconds
+    (a lock held longer is a problem), then the schema version written back with the
+    value it has, committed. That rewrites the first page through the journal, so a
+    read-only file or file system and a full disk show, and no data changes. Less
+    than MIN_FREE bytes free beside the database is a problem too, before the bot
+    finds it out in the middle of a game.
+    """
+    try:
+        free = shutil.disk_usage(path.resolve().parent).free
+    except OSError as exc:
+        return f"cannot see the free space beside {path}: {exc.strerror or exc}"
+    if free < MIN_FREE:
+        return (f"only {free // 1024} KiB free on the disk holding {path} (the bot needs at "
+                f"least {MIN_FREE // (1024 * 1024)} MiB to go on storing moves)")
+    try:
+        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=rw", uri=True,
+                             isolation_level=None, timeout=timeout)
+    except sqlite3.Error as exc:
+        return f"cannot open {path} for writing: {exc}"
+    try:
+        db.execute("BEGIN IMMEDIATE")  # waits `timeout` for the bot's write lock
+        try:
+            version = int(db.execute("PRAGMA user_version").fetchone()[0])
+            if path.stat().st_size > 0:  # an empty file stays empty: the lock is the test
+                db.execute(f"PRAGMA user_version = {version}")
+                db.execute("COMMIT")
+        finally:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+    except sqlite3.Error as exc:
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        why = {"SQLITE_BUSY": f"locked by another program for more than {timeout:g} s",
+               "SQLITE_FULL": "the disk is full",
+               "SQLITE_IOERR": "the disk refused the write (full, or failing)",
+               "SQLITE_READONLY": "it is read-only (the file, its folder or the disk)",
+               "SQLITE_CANTOPEN": "it is read-only (the file, its folder or the disk)"}
+        reason = next((text for key, text in why.items() if name.startswith(key)), None)
+        return f"{path}: {reason} ({exc})" if reason else f"{path}: {exc}"
+    except OSError as exc:
+        return f"{path}: {exc.strerror or exc}"
+    finally:
+        db.close()
+    return None
 
 
 def _replay_all(db: sqlite3.Connection) -> tuple[int, list[GameProblem]]:

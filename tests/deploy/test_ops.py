@@ -78,6 +78,14 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def dump(path: Path) -> list[str]:
+    db = sqlite3.connect(path)
+    try:
+        return list(db.iterdump())
+    finally:
+        db.close()
+
+
 def moves_in(path: Path) -> int:
     db = sqlite3.connect(path)
     try:
@@ -192,15 +200,21 @@ async def test_check_passes_a_good_database_and_writes_nothing(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "games.sqlite3"
     await populated(db)
-    before = digest(db)
+    before, content = digest(db), dump(db)
     report = check(db)
     assert report.ok and report.games == 5 and report.schema_version == SCHEMA_VERSION
     assert report.lines()[0].endswith(": ok")
     assert run_check(argparse.Namespace(db=str(db), quick=False)) == 0
     assert "games replayed: 5, failing: 0" in capsys.readouterr().out
+    assert digest(db) == before
+    # No -wal or -shm left behind: a read-only reading of a WAL database makes them,
+    # owned by whoever ran the check, and they would lock a bot of another user out.
+    assert [p.name for p in tmp_path.iterdir()] == ["games.sqlite3"]
     quick = check(db, quick=True)
     assert quick.ok and quick.games == 5 and quick.quick
-    assert digest(db) == before
+    assert "write test: ok" in quick.lines()
+    assert dump(db) == content  # the health check's write changes no data
+    assert [p.name for p in tmp_path.iterdir()] == ["games.sqlite3"]
 
 
 async def test_check_of_a_new_or_missing_database(tmp_path: Path) -> None:
