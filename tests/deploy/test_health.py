@@ -143,19 +143,34 @@ def test_a_log_without_its_index_is_named(tmp_path: Path) -> None:
         check(db)
 
 
-def test_quick_check_fails_on_a_read_only_file_system(tmp_path: Path) -> None:
-    """Before: exit 0, "quick check ... ok", though the bot could store nothing."""
+def leave_wal_files(db: Path) -> str:
+    """Shell commands that leave -wal and -shm beside `db`, as a running bot does."""
+    code = (f"import sqlite3; c = sqlite3.connect('file:{db}?mode=ro', uri=True); "
+            "c.execute('SELECT count(*) FROM games').fetchone()")
+    return f"{sys.executable} -c \"{code}\" && test -e {db}-shm"
+
+
+@pytest.mark.parametrize("bot_running", [False, True])
+def test_quick_check_fails_on_a_read_only_file_system(tmp_path: Path, bot_running: bool
+                                                      ) -> None:
+    """Before: with the bot's -wal and -shm in place, exit 0 and "ok" though the bot
+    could store nothing; without them, exit 2 "unable to open" (it could not read)."""
     _need_namespaces()
     db = tmp_path / "games.sqlite3"
     small_database(db)
-    proc = in_namespace(read_only(tmp_path), *CLI, "check", "--quick", "--db", str(db))
+    setup = read_only(tmp_path)
+    if bot_running:
+        setup = f"{leave_wal_files(db)} && {setup}"
+    proc = in_namespace(setup, *CLI, "check", "--quick", "--db", str(db))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "PROBLEMS FOUND" in proc.stdout and "read-only" in proc.stdout, proc.stdout
-    assert "Traceback" not in proc.stderr
+    assert "integrity: ok" in proc.stdout and "Traceback" not in proc.stderr
 
 
-def test_quick_check_fails_on_a_full_disk(tmp_path: Path) -> None:
-    """A 1 MiB tmpfs filled up: the free-space test, and SQLite's own SQLITE_FULL."""
+@pytest.mark.parametrize("bot_running", [False, True])
+def test_quick_check_fails_on_a_full_disk(tmp_path: Path, bot_running: bool) -> None:
+    """A 1 MiB tmpfs filled up: the free-space test, and the test write meeting the
+    full disk. Before: with -wal and -shm in place, exit 0 and "ok"."""
     _need_namespaces()
     source = tmp_path / "source" / "games.sqlite3"
     source.parent.mkdir()
@@ -163,8 +178,10 @@ def test_quick_check_fails_on_a_full_disk(tmp_path: Path) -> None:
     disk = tmp_path / "disk"
     disk.mkdir()
     db = disk / "games.sqlite3"
-    fill = (f"mount -t tmpfs -o size=1m tmpfs {disk} && cp {source} {db} && "
-            f"(dd if=/dev/zero of={disk}/filler bs=4k 2>/dev/null || true)")
+    fill = f"mount -t tmpfs -o size=1m tmpfs {disk} && cp {source} {db}"
+    if bot_running:
+        fill += f" && {leave_wal_files(db)}"
+    fill += f" && (dd if=/dev/zero of={disk}/filler bs=4k 2>/dev/null || true)"
     proc = in_namespace(fill, *CLI, "check", "--quick", "--db", str(db))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "KiB free on the disk" in proc.stdout, proc.stdout
