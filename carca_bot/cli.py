@@ -9,19 +9,62 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+MAX_RECORD_BYTES = 4 * 1024 * 1024  # a whole game's record is well under 100 KiB
+
+
+def _read_record(name: str) -> str:
+    """The record file's text, read with a size cap before decoding; raises ValueError
+    with a message for the `carca-result/1` error object."""
+    path = Path(name)
+    try:
+        if path.is_dir():
+            raise ValueError(f"{name} is a folder, not a record file")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_RECORD_BYTES + 1)
+    except FileNotFoundError:
+        raise ValueError(f"there is no file {name}") from None
+    except OSError as exc:
+        raise ValueError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise ValueError(f"{name} is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB, "
+                         "far more than any game's record")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{name} is not UTF-8 text (byte {data[exc.start]:#04x} at offset "
+                         f"{exc.start})") from None
+
 
 def _replay(args: argparse.Namespace) -> int:
     from carca_bot.engine.record import RESULT_FORMAT, replay_text
 
+    def refused(message: str) -> tuple[int, dict[str, object]]:
+        return 2, {"format": RESULT_FORMAT, "error": {"index": None, "message": message}}
+
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        status, out = 2, {"format": RESULT_FORMAT,
-                          "error": {"index": None, "message": f"cannot read {args.file}: {exc}"}}
+        text = _read_record(args.file)
+    except ValueError as exc:
+        status, out = refused(str(exc))
     else:
-        status, out = replay_text(text)
-    print(json.dumps(out, ensure_ascii=False))
+        try:
+            status, out = replay_text(text)
+        except RecursionError:  # the JSON reader's own limits, if the record's let them by
+            status, out = refused("not a readable record: its JSON is nested too deeply")
+        except ValueError as exc:
+            status, out = refused(f"not a readable record: {exc}")
+    _print_json(out)
     return status
+
+
+def _print_json(out: object) -> None:
+    """One JSON object on stdout, readable where the terminal allows; ASCII escapes when
+    the text cannot be written as it is (a lone surrogate, a narrow locale)."""
+    text = json.dumps(out, ensure_ascii=False)
+    try:
+        text.encode(sys.stdout.encoding or "utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(out)
+    print(text)
 
 
 Handler = Callable[[argparse.Namespace], int]
@@ -43,11 +86,21 @@ def _run(args: argparse.Namespace) -> int:
                 return main(["local", "--demo"])
         return 1
     import asyncio
+    import sqlite3
 
+    import aiohttp
     import discord
 
     from carca_bot.bot.client import serve
+    from carca_bot.ops import database_problem
+    from carca_bot.store import SchemaTooNew
 
+    problem = asyncio.run(database_problem(settings.database))
+    if problem is not None:
+        print(f"carca-bot: CARCA_DB: {problem}", file=sys.stderr)
+        return 2
+    discord.VoiceClient.warn_nacl = False  # the bot never joins voice: no warning about it
+    discord.VoiceClient.warn_dave = False
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s %(message)s")
     try:
@@ -56,6 +109,13 @@ def _run(args: argparse.Namespace) -> int:
         print("carca-bot: Discord refused the token in DISCORD_TOKEN; check it in the "
               "developer portal (Bot > Reset Token).", file=sys.stderr)
         return 2
+    except (aiohttp.ClientError, discord.GatewayNotFound, OSError) as exc:
+        print(f"carca-bot: cannot reach Discord ({exc or type(exc).__name__}); check this "
+              "machine's network connection and DNS, then start again.", file=sys.stderr)
+        return 2
+    except (SchemaTooNew, sqlite3.Error) as exc:  # the database changed since the check
+        print(f"carca-bot: CARCA_DB: cannot use {settings.database}: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -63,9 +123,9 @@ def _local(args: argparse.Namespace) -> int:
     import asyncio
 
     from carca_bot.local import run
-    from carca_bot.render.board import render_board
+    from carca_bot.render.board import render_board, render_your_tile
 
-    return asyncio.run(run(args, render_board))
+    return asyncio.run(run(args, render_board, render_tile=render_your_tile))
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:

@@ -459,6 +459,44 @@ def _game_error(db: sqlite3.Connection, row: tuple[Any, ...]) -> str | None:
     return None
 
 
+# -- start-up -----------------------------------------------------------------------
+
+
+async def database_problem(db_path: str | Path) -> str | None:
+    """Why the bot (or the local game) could not use its database at `db_path`, in one
+    line naming the path, or None when it can.
+
+    Opens it as they do (creating and upgrading it when needed) and closes it again,
+    so a start-up problem shows before anything else happens, in words, not as a
+    traceback from deep inside the first command.
+    """
+    from carca_bot.store import SchemaTooNew, Store
+
+    path = Path(db_path)
+    if path.is_dir():
+        return f"{path} is a folder; name a database file (in that folder or another)"
+    folder = path.absolute().parent
+    if not folder.is_dir():
+        return f"there is no folder {folder} for the database {path}: create it first"
+    try:
+        store = await Store.open(path)
+    except SchemaTooNew:
+        return (f"{path} was written by a newer version of carca-bot: run that version, "
+                "or restore a backup this one made")
+    except sqlite3.DatabaseError as exc:
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        if name.startswith("SQLITE_NOTADB") or "not a database" in str(exc):
+            return f"{path} is not a carca-bot database (SQLite says: {exc})"
+        if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")):
+            return (f"cannot open {path} for reading and writing (SQLite says: {exc}); "
+                    "the bot needs to write the file and its folder")
+        return f"cannot use {path} (SQLite says: {exc})"
+    except OSError as exc:
+        return f"cannot open {path}: {exc.strerror or exc}"
+    await store.close()
+    return None
+
+
 # -- command line ----------------------------------------------------------------------
 
 
@@ -486,6 +524,15 @@ def _db_of(args: argparse.Namespace) -> str:
     return str(getattr(args, "db", None) or default_db())
 
 
+def _where_from(args: argparse.Namespace) -> str:
+    """Where the path came from, for messages about it."""
+    if getattr(args, "db", None):
+        return "--db"
+    if os.environ.get("CARCA_DB", "").strip():
+        return "CARCA_DB"
+    return f"the default {DEFAULT_DB}: set CARCA_DB or pass --db PATH"
+
+
 def run_backup(args: argparse.Namespace) -> int:
     """`carca-bot backup`: 0 written and sound, 1 written but damaged, 2 not written."""
     try:
@@ -503,7 +550,7 @@ def run_check(args: argparse.Namespace) -> int:
     try:
         report = check(_db_of(args), quick=bool(getattr(args, "quick", False)))
     except OpsError as exc:
-        print(f"carca-bot check: {exc}", file=sys.stderr)
+        print(f"carca-bot check: {exc} ({_where_from(args)})", file=sys.stderr)
         return CANNOT
     print("\n".join(report.lines()))
     return report.status

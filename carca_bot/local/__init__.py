@@ -12,7 +12,8 @@ from typing import TextIO
 
 from carca_bot.engine.catalogue import EXPANSIONS
 from carca_bot.engine.game import Game
-from carca_bot.local.session import TERMINAL, Terminal, demo, hot_seat, player_names
+from carca_bot.local.saved import Table, choose_table
+from carca_bot.local.session import Terminal, demo, hot_seat, player_names
 from carca_bot.service import GameOptions, GameService, ServiceError, Where
 
 DEFAULT_DB = "carca-local.sqlite3"
@@ -25,27 +26,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="watch a whole game of random legal moves")
     parser.add_argument("--players", metavar="N|NAMES",
                         help="how many players (1-6) or their names, comma separated")
-    parser.add_argument("--expansions", default="", metavar="LIST",
+    parser.add_argument("--expansions", default=None, metavar="LIST",
                         help=f"comma separated, or 'all': {','.join(EXPANSIONS)}")
     parser.add_argument("--seed", type=int, help="deal (and, with --demo, play) from this seed")
     parser.add_argument("--out", default="carca-boards", metavar="DIR",
-                        help="where board pictures go (default carca-boards)")
+                        help="where board and tile pictures go (default carca-boards)")
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument("--new", action="store_true",
+                       help="start a new game even if one is unfinished (that one stays saved)")
+    start.add_argument("--game", type=int, metavar="ID",
+                       help="resume this unfinished game (by default: the latest one)")
 
 
-def _expansions(spec: str) -> frozenset[str]:
-    words = {w.strip() for w in spec.split(",") if w.strip()}
+def _expansions(spec: str | None) -> frozenset[str]:
+    words = {w.strip() for w in (spec or "").split(",") if w.strip()}
     return frozenset(EXPANSIONS) if words == {"all"} else frozenset(words)
 
 
 async def run(args: argparse.Namespace, render: Callable[[Game], bytes] | None,
-              stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+              stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
+              render_tile: Callable[[Game, str], bytes] | None = None) -> int:
     """Play in the terminal (or watch the demo); returns the exit status."""
+    from carca_bot.ops import database_problem
+
     try:
         names = player_names(args.players, default=3 if args.demo else 2)
         options = GameOptions(expansions=_expansions(args.expansions), seed=args.seed,
                               allow_solo=len(names) == 1)
     except (ValueError, ServiceError) as exc:
         stdout.write(f"{exc.message if isinstance(exc, ServiceError) else exc}\n")
+        return 2
+    problem = await database_problem(args.db)
+    if problem is not None:
+        stdout.write(f"carca-bot local: --db: {problem}\n")
         return 2
     service = await GameService.open(args.db)
     try:
@@ -54,7 +67,16 @@ async def run(args: argparse.Namespace, render: Callable[[Game], bytes] | None,
             where = Where("local", f"demo-{random.randrange(2**62):x}")
             term = Terminal(service, where, render, Path(args.out), stdout)
             return await demo(service, names, options, term, seed)
-        term = Terminal(service, TERMINAL, render, Path(args.out), stdout)
+        asked = Table(names if args.players is not None else None,
+                      options.expansions if args.expansions is not None else None, args.seed)
+        chosen = await choose_table(service, asked, args.new, args.game, str(args.db))
+        if isinstance(chosen, str):
+            stdout.write(chosen + "\n")
+            return 2
+        where, note = chosen
+        term = Terminal(service, where, render, Path(args.out), stdout, stdin, render_tile)
+        if note:
+            term.say(note)
         return await hot_seat(service, names, options, term, stdin)
     finally:
         await service.close()

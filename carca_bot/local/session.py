@@ -1,11 +1,13 @@
 """Hot-seat play in one terminal, and the demo: both only talk to the service.
 
 Whoever must act types the next command; the terminal acts as that player.
-The game lives in the database, so quitting and starting again resumes it.
+The game lives in the database, so quitting and starting again resumes it
+(`carca_bot.local.saved` chooses which game, and says so).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from collections.abc import Callable
@@ -26,6 +28,7 @@ from carca_bot.service import (
 )
 
 Render = Callable[[Game], bytes]
+RenderTile = Callable[[Game, str], bytes]
 NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli", "Flo")
 TERMINAL = Where("local", "terminal")
 
@@ -35,20 +38,32 @@ def user_for(name: str) -> User:
 
 
 class Terminal:
-    """Prints views and writes a board picture after every confirmed move."""
+    """Prints views, writes a board picture after every confirmed move and a picture of
+    each drawn tile (its rotations and where it fits), and asks yes/no questions."""
 
     def __init__(self, service: GameService, where: Where, render: Render | None,
-                 out_dir: Path, stdout: TextIO) -> None:
+                 out_dir: Path, stdout: TextIO, stdin: TextIO | None = None,
+                 render_tile: RenderTile | None = None) -> None:
         self.service = service
         self.where = where
         self.render = render
+        self.render_tile = render_tile
         self.out_dir = out_dir
         self.stdout = stdout
+        self.stdin = stdin
         self.moves = -1
+        self.tile_shown: tuple[int, int, str] | None = None
 
     def say(self, text: str) -> None:
         self.stdout.write(text + "\n")
         self.stdout.flush()
+
+    def ask(self, question: str) -> bool:
+        """A yes/no question; anything but y or yes (or no input at all) is no."""
+        self.stdout.write(f"{question} [y/N] ")
+        self.stdout.flush()
+        answer = self.stdin.readline() if self.stdin is not None else ""
+        return answer.strip().lower() in ("y", "yes")
 
     async def show(self, view: TurnView) -> None:
         """What happened, and a picture if a move was confirmed since the last one."""
@@ -67,8 +82,24 @@ class Terminal:
             return
         self.out_dir.mkdir(parents=True, exist_ok=True)
         path = self.out_dir / f"game{view.game_id}-move{view.moves:03d}.png"
-        path.write_bytes(self.render(game))
+        path.write_bytes(await asyncio.to_thread(self.render, game))  # off the loop
         self.say(f"  board: {path}")
+
+    async def tile_picture(self, view: TurnView) -> None:
+        """The drawn tile's picture, once per drawn tile (the player's view shows it)."""
+        if self.render_tile is None or view.tile is None:
+            return
+        key = (view.game_id, view.moves, view.tile)
+        if key == self.tile_shown:
+            return
+        game = await self.service.game(self.where, view.game_id)
+        if game is None:
+            return
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        path = self.out_dir / f"game{view.game_id}-move{view.moves + 1:03d}-tile.png"
+        path.write_bytes(await asyncio.to_thread(self.render_tile, game, view.tile))
+        self.tile_shown = key
+        self.say(f"  your tile {view.tile}, its four turns and where it fits: {path}")
 
 
 def player_names(spec: str | None, default: int = 2) -> list[str]:
@@ -97,20 +128,15 @@ async def new_game(service: GameService, where: Where, names: list[str],
 
 async def hot_seat(service: GameService, names: list[str], options: GameOptions,
                    term: Terminal, stdin: TextIO) -> int:
+    """Play at `term.where`: the game there, or a new one when there is none."""
     where = term.where
-    current = None
-    if await service.store.live_game(where.guild, where.channel) is not None:
-        current = await service.status(where)
-        if current.status == "lobby":  # a start-up interrupted before the deal: begin again
-            await service.cancel(where, User(current.host_id, ""))
-            current = None
-    if current is None:
+    if await service.store.live_game(where.guild, where.channel) is None:
         view = await new_game(service, where, names, options)
         term.say(f"new game {view.game_id} for {', '.join(s.name for s in view.seats)} "
                  "(type help for the commands)")
     else:
         view = await service.status(where)
-        term.say(f"resuming game {view.game_id} (type help for the commands)")
+        term.say("type help for the commands")
     term.moves = view.moves
     shown = -1
     while True:
@@ -124,6 +150,7 @@ async def hot_seat(service: GameService, names: list[str], options: GameOptions,
         if view.version != shown:
             term.say(status_text(view))
             shown = view.version
+        await term.tile_picture(view)
         term.stdout.write(f"{deciding.name}> ")
         term.stdout.flush()
         line = stdin.readline()
@@ -135,7 +162,7 @@ async def hot_seat(service: GameService, names: list[str], options: GameOptions,
             continue
         verb, args = words[0].lower(), words[1:]
         if verb in ("quit", "exit"):
-            term.say("the game is saved; run again to go on")
+            term.say(f"game {view.game_id} is saved; run again to go on")
             return 0
         try:
             view = await _command(service, term, user, verb, args)
@@ -166,13 +193,22 @@ async def _command(service: GameService, term: Terminal, user: User, verb: str,
     elif verb == "moves":
         term.say(choices_text(await service.legal_moves(where, user)))
     elif verb == "resign":
-        view = await service.resign(where, user)
-        await term.show(view)
+        others = [s.name for s in view.seats if not s.resigned and s.user_id != user.id]
+        outcome = ("the game ends" if len(others) <= 1
+                   else f"{', '.join(others)} play on without you")
+        if term.ask(f"{user.name}, resign for good? You cannot come back, and {outcome}."):
+            view = await service.resign(where, user)
+            await term.show(view)
+        else:
+            term.say("not resigned: the game goes on")
     elif verb == "export":
         if len(args) != 1:
             raise Usage("usage: export FILE")
         record = await service.export(where)
-        Path(args[0]).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        try:
+            Path(args[0]).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise Usage(f"cannot write {args[0]}: {exc.strerror or exc}") from None
         term.say(f"saved {len(record['actions'])} actions to {args[0]}")
     else:
         raise Usage(f"unknown command {verb!r}; type help")

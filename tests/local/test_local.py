@@ -23,20 +23,27 @@ def _args(tmp_path: Path, *extra: str) -> argparse.Namespace:
 
 
 class Painter:
-    """Stands in for the renderer: remembers which boards it was asked for."""
+    """Stands in for the renderer: remembers which boards and drawn tiles it was asked
+    for (the real renderer is tested in tests/render)."""
 
     def __init__(self) -> None:
         self.tiles: list[int] = []
+        self.drawn: list[str] = []
 
     def __call__(self, game: Game) -> bytes:
         self.tiles.append(len(game.board.tiles))
         return b"\x89PNG fake"
 
+    def tile(self, game: Game, tile: str) -> bytes:
+        self.drawn.append(tile)
+        return b"\x89PNG tile"
+
 
 async def _session(tmp_path: Path, script: str, *extra: str,
                    painter: Painter | None = None) -> tuple[int, str]:
     out = io.StringIO()
-    status = await run(_args(tmp_path, *extra), painter, io.StringIO(script), out)
+    status = await run(_args(tmp_path, *extra), painter, io.StringIO(script), out,
+                       render_tile=painter.tile if painter is not None else None)
     return status, out.getvalue()
 
 
@@ -72,20 +79,28 @@ async def test_a_scripted_hot_seat_game(tmp_path: Path,
     assert "Ben> tile U: place 0 1 0 | place 0 1 180 | place -1 0 0" in text  # moves
     assert "your turn: place tile V" in text
     assert text.count("board: ") == 3  # two confirmed moves, and the board command
+    # Each drawn tile's picture, once, when its player's turn begins.
+    assert painter.drawn == ["U", "U", "V"]
+    assert "your tile U, its four turns and where it fits: " in text
     assert sorted(p.name for p in (tmp_path / "boards").iterdir()) == [
-        "game1-move001.png", "game1-move002.png"]
+        "game1-move001-tile.png", "game1-move001.png", "game1-move002-tile.png",
+        "game1-move002.png", "game1-move003-tile.png"]
     assert painter.tiles == [2, 3, 3]
     assert "U^ D^ U^" in text and "Ana: follower on E at 1,0" in text  # the text board
-    assert "the game is saved" in text
+    assert "game 1 is saved" in text
     saved = json.loads(record.read_text())
     assert [a["at"] for a in saved["actions"]] == [[1, 0], [-1, 0]]
     assert saved["actions"][0]["deploy"] == {"figure": "follower", "on": "E"}
     assert replay(saved)[0] == 0
 
-    # Starting again resumes the same game; resigning ends it.
-    status, text = await _session(tmp_path, "status\nresign\n", "--players", "Ana,Ben")
+    # Starting again resumes the same game, and says so; resigning asks first.
+    status, text = await _session(tmp_path, "status\nresign\n\nresign\ny\n",
+                                  "--players", "Ana,Ben")
     assert status == 0
-    assert "resuming game 1" in text and "2 moves" in text
+    assert "resuming game 1 (Ana, Ben; the base game only)" in text and "2 moves" in text
+    assert "to start a new game instead, run with --new" in text
+    assert "resign for good? You cannot come back, and the game ends. [y/N]" in text
+    assert text.count("not resigned: the game goes on") == 1
     assert "game over by resignation" in text
 
 
@@ -119,3 +134,48 @@ async def test_bad_options(tmp_path: Path) -> None:
     assert status == 2 and "--players must be 1 to 6" in text
     status, text = await _session(tmp_path, "", "--expansions", "dragons")
     assert status == 2 and "unknown expansion 'dragons'" in text
+
+
+async def test_a_different_game_is_never_resumed_silently(tmp_path: Path) -> None:
+    """Before: `--players 3 --expansions all` resumed the stored 2-player base game."""
+    status, text = await _session(tmp_path, "quit\n", "--players", "Ana,Ben", "--seed", "3")
+    assert status == 0 and "new game 1 for" in text
+    status, text = await _session(tmp_path, "quit\n", "--players", "3", "--expansions", "all")
+    assert status == 2, text
+    assert "holds an unfinished game 1 (Ana, Ben; the base game only), not the game you " \
+           "asked for (players Ana, Ben, Cy; with river" in text
+    assert "Run again with --new" in text and "--game 1 resumes it" in text
+    assert "new game" not in text and "Ana>" not in text
+
+    # --new starts it; the first game stays saved and --game resumes it.
+    status, text = await _session(tmp_path, "quit\n", "--players", "3", "--expansions",
+                                  "all", "--new")
+    assert status == 0 and "new game 2 for" in text and "Cy" in text
+    status, text = await _session(tmp_path, "quit\n")
+    assert "resuming game 2 (Ana, Ben, Cy; with river, abbot" in text
+    assert "other unfinished games: 1 (--game ID)" in text
+    status, text = await _session(tmp_path, "quit\n", "--game", "1")
+    assert status == 0 and "resuming game 1 (Ana, Ben; the base game only)" in text
+    status, text = await _session(tmp_path, "quit\n", "--game", "7")
+    assert status == 2 and "no unfinished local game 7" in text and "games: 2, 1" in text
+    # Asking for what the saved game is resumes it.
+    status, text = await _session(tmp_path, "quit\n", "--players", "Ben,Ana", "--seed", "3",
+                                  "--expansions", "", "--game", "1")
+    assert status == 0 and "resuming game 1" in text
+
+
+async def test_export_to_a_bad_path_is_a_message(tmp_path: Path) -> None:
+    """Before: FileNotFoundError ended the session with a traceback."""
+    script = f"export {tmp_path / 'no-such-folder' / 'game.json'}\nquit\n"
+    status, text = await _session(tmp_path, script, "--players", "2")
+    assert status == 0, text
+    assert "! cannot write " in text and "No such file or directory" in text
+
+
+async def test_a_database_in_a_missing_folder(tmp_path: Path) -> None:
+    args = _args(tmp_path, "--players", "2")
+    args.db = str(tmp_path / "nowhere" / "local.sqlite3")
+    out = io.StringIO()
+    assert await run(args, None, io.StringIO(""), out) == 2
+    assert out.getvalue() == (f"carca-bot local: --db: there is no folder {tmp_path}/nowhere "
+                              f"for the database {args.db}: create it first\n")
