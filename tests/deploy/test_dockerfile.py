@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -18,8 +19,12 @@ from pathlib import Path
 
 import pytest
 
+from carca_bot.bot.client import SHUTDOWN_GRACE
 from carca_bot.cli import build_parser
 from tests.deploy.context import DOCKERFILE, ROOT, Instruction, context_files, instructions
+
+BASE = "python:3.11.7-slim-bookworm"
+README = ROOT / "README.md"
 
 
 def _hadolint() -> str:
@@ -57,16 +62,17 @@ def test_hadolint_finds_nothing() -> None:
 def test_hadolint_would_catch_a_mistake(tmp_path: Path) -> None:
     """The linter really runs on our file: a Dockerfile with a classic slip fails."""
     bad = tmp_path / "Dockerfile"
-    bad.write_text(DOCKERFILE.read_text().replace("FROM python:3.11-slim",
-                                                  "FROM python:latest"))
+    bad.write_text(DOCKERFILE.read_text().replace(f"FROM {BASE}", "FROM python:latest"))
     proc = subprocess.run([_hadolint(), "--no-color", str(bad)], capture_output=True,
                           text=True, check=False, timeout=60)
     assert proc.returncode != 0 and "DL3007" in proc.stdout, proc.stdout + proc.stderr
 
 
-def test_small_python_base_and_labels() -> None:
+def test_small_python_base_pinned_to_a_release_and_labels() -> None:
+    """An exact Python release (3.11.7), not a moving tag like 3.11-slim."""
     froms = [i for i in instructions() if i.keyword == "FROM"]
-    assert [f.args for f in froms] == ["python:3.11-slim"]
+    assert [f.args for f in froms] == [BASE]
+    assert re.fullmatch(r"python:3\.11\.\d+-slim-[a-z]+", BASE)
     labels = " ".join(i.args for i in instructions() if i.keyword == "LABEL")
     for key in ("title", "description", "licenses", "version"):
         assert f"org.opencontainers.image.{key}=" in labels
@@ -118,3 +124,29 @@ def test_build_context_holds_what_the_image_needs_and_nothing_else() -> None:
         assert "__pycache__" not in name and not name.endswith(".pyc"), name
     assert len(files) == len([p for p in (ROOT / "carca_bot").rglob("*")
                               if p.is_file() and "__pycache__" not in p.parts]) + 2
+
+
+def test_stop_timeout_outlasts_the_shutdown_grace() -> None:
+    """docker stop kills after 10 s by default; the bot lets commands finish for
+    SHUTDOWN_GRACE seconds, so every way of running it documented here waits longer."""
+    assert _one("STOPSIGNAL").args == "SIGTERM"
+    readme = README.read_text(encoding="utf-8")
+    texts = {"README.md": readme, "Dockerfile": DOCKERFILE.read_text(encoding="utf-8")}
+    for name, text in texts.items():
+        runs = [line for line in text.splitlines()
+                if line.lstrip("# ").startswith("docker run ")]
+        assert runs, name
+        for line in runs:
+            found = re.search(r"--stop-timeout (\d+)", line)
+            assert found and int(found.group(1)) > SHUTDOWN_GRACE + 5, (name, line)
+    grace = re.search(r"stop_grace_period: (\d+)s", readme)
+    assert grace and int(grace.group(1)) > SHUTDOWN_GRACE + 5
+
+
+def test_no_token_on_a_command_line() -> None:
+    """The token goes through an env file or the environment: a command line shows it
+    to `ps` and keeps it in shell history."""
+    for path in (README, DOCKERFILE):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if "DISCORD_TOKEN=" in line:
+                assert not re.search(r"carca-bot|docker|\s-e\s", line), (path.name, line)
