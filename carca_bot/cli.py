@@ -22,7 +22,7 @@ def _read_record(name: str) -> str:
         with open(path, "rb") as handle:
             data = handle.read(MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
-        raise ValueError(f"there is no file {name}") from None
+        raise ValueError(f"cannot read {name}: there is no such file") from None
     except OSError as exc:
         raise ValueError(f"cannot read {name}: {exc.strerror or exc}") from None
     if len(data) > MAX_RECORD_BYTES:

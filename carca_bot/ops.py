@@ -3,7 +3,10 @@
 Both work on a live database: the bot keeps it in WAL mode, so a reader here sees
 one consistent snapshot while the bot goes on writing, and never blocks it. Both
 open the file without creating it (a typo in a path must not make a new, empty
-database that looks healthy) and never write to it.
+database that looks healthy), read it without writing it or leaving files beside it,
+and so work in a folder they may not write. The one write is the health check's
+(`check --quick`): a test write that changes nothing, to find out whether the bot
+could store a move. `database_problem` is the start-up check of `carca-bot run`.
 
 Exit statuses of the command-line front ends: 0 all is well, 1 problems found,
 2 the database (or the backup's destination) could not be used at all.

@@ -17,7 +17,14 @@ from typing import TextIO
 from carca_bot.engine.game import Game
 from carca_bot.local.commands import MOVE_VERBS, Usage, run_move
 from carca_bot.local.randomplayer import play_random_move
-from carca_bot.local.text import HELP, board_text, choices_text, scores_text, status_text
+from carca_bot.local.text import (
+    HELP,
+    board_text,
+    choices_text,
+    scores_text,
+    squares,
+    status_text,
+)
 from carca_bot.service import (
     GameOptions,
     GameService,
@@ -68,7 +75,7 @@ class Terminal:
     async def show(self, view: TurnView) -> None:
         """What happened, and a picture if a move was confirmed since the last one."""
         for line in view.events:
-            self.say(f"  * {line}")
+            self.say(squares(f"  * {line}"))
         if view.moves != self.moves:
             if self.moves >= 0:
                 await self.picture(view)
@@ -167,7 +174,7 @@ async def hot_seat(service: GameService, names: list[str], options: GameOptions,
         try:
             view = await _command(service, term, user, verb, args)
         except (ServiceError, Usage) as exc:
-            term.say(f"! {exc.message if isinstance(exc, ServiceError) else exc}")
+            term.say(squares(f"! {exc.message if isinstance(exc, ServiceError) else exc}"))
             view = await service.status(where, user.id)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from carca_bot.engine.board import ABBEY
 from carca_bot.engine.game import Game
 from carca_bot.service import Choices, TurnView
@@ -28,6 +30,12 @@ Squares are X Y with y growing to the south; features are named by edge: N E S W
 fields by half-edge NL NR EL ER SL SR WL WR, a monastery C, a garden G."""
 
 ARROWS = "^>v<"
+SQUARE = re.compile(r"\[(-?\d+), (-?\d+)\]")
+
+
+def squares(text: str) -> str:
+    """Squares as players type and see them on the board, `x,y`, never `[x, y]`."""
+    return SQUARE.sub(r"\1,\2", text)
 
 
 def board_text(game: Game) -> str:
@@ -69,7 +77,7 @@ def scores_text(view: TurnView) -> str:
 def status_text(view: TurnView) -> str:
     head = f"game {view.game_id}, {view.moves} moves, {view.tiles_left} tiles left"
     steps = f"\n  this turn so far: {'; '.join(view.steps)}" if view.steps else ""
-    return f"{head}: {view.prompt}{steps}"
+    return squares(f"{head}: {view.prompt}{steps}")
 
 
 def choices_text(choices: Choices) -> str:

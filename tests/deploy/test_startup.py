@@ -146,7 +146,7 @@ def refused(proc: subprocess.CompletedProcess[str], *words: str) -> str:
 
 
 def test_replay_of_what_is_not_a_readable_file(tmp_path: Path) -> None:
-    refused(cli("replay", str(tmp_path / "missing.json")), "there is no file")
+    refused(cli("replay", str(tmp_path / "missing.json")), "cannot read", "no such file")
     refused(cli("replay", str(tmp_path)), "is a folder")
     binary = tmp_path / "picture.json"
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe" + bytes(range(256)))
