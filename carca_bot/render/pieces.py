@@ -8,6 +8,7 @@ the picture is encoded.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
@@ -57,6 +58,9 @@ class Scratch:
             else:
                 self.image.paste(saved, box[:2])
         self._saved.clear()
+
+
+Paint = Callable[[Scratch, Layout], None]  # draws one picture's changes over the layer
 
 
 def figure_spots(game: Game) -> list[tuple[str, int, Pos, Pt]]:
