@@ -21,6 +21,8 @@ from PIL import Image
 from carca_bot.engine.game import Game
 from carca_bot.engine.geometry import Pos
 from carca_bot.render import panel
+from carca_bot.render.anchors import anchors
+from carca_bot.render.figure_art import FIGURE_KINDS, MARKER_KINDS, figure_image, marker_image
 from carca_bot.render.grid import (
     BACKGROUND,
     MAX_SIDE,
@@ -30,9 +32,10 @@ from carca_bot.render.grid import (
     base_layer,
     make_layout,
 )
+from carca_bot.render.palette import PLAYERS
 from carca_bot.render.pieces import Paint, Scratch, draw_pieces
 from carca_bot.render.png import encode_rgb
-from carca_bot.render.tile_art import tile_image
+from carca_bot.render.tile_art import all_tile_ids, tile_image, tunnel_sensitive
 from carca_bot.render.yourtile import your_tile_paint
 
 __all__ = ["MAX_BYTES", "MAX_SIDE", "BoardRenderer", "ImageTooLarge", "render_board",
@@ -221,11 +224,15 @@ def render_your_tile(game: Game, tile: str, max_bytes: int | None = None) -> byt
 
 
 def warm_up() -> None:
-    """Work out every tile's figure points now (a few seconds of CPU) instead of during the
-    first renders of a fresh process; call once at start-up, e.g. in a background thread."""
-    from carca_bot.render.anchors import anchors
-    from carca_bot.render.tile_art import all_tile_ids
-
+    """Read the committed art and figure points now (well under a second) instead of during
+    the first renders; call once at start-up, e.g. in the render thread."""
     for tile in all_tile_ids():
-        anchors(tile, tunnel=True)
-        anchors(tile, tunnel=False)
+        tile_image(tile)
+        anchors(tile)
+        if tile in tunnel_sensitive():
+            tile_image(tile, tunnel=True)
+    for kind in FIGURE_KINDS:
+        for player in range(len(PLAYERS)):
+            figure_image(kind, player)
+    for kind in MARKER_KINDS:
+        marker_image(kind)

@@ -18,7 +18,7 @@ from carca_bot.render import panel, text
 from carca_bot.render.grid import BACKGROUND, Column, Layout
 from carca_bot.render.palette import RGB
 from carca_bot.render.pieces import Paint, Scratch, draw_pieces
-from carca_bot.render.tile_art import ABBEY, tile_image
+from carca_bot.render.tile_art import ABBEY, TILE_SIZE, tile_image
 
 MARK: RGB = (0, 190, 255)  # frame of a legal square
 MARK_FILL: RGB = (196, 240, 255)
@@ -40,7 +40,8 @@ def _block_height(f: int) -> int:
 
 
 def _preview(f: int) -> int:
-    return (panel.panel_width(f) - round(1.2 * f) - 3 * (f // 2)) // 4
+    """Four rotations side by side, each at most the art's own size (never scaled up)."""
+    return min(TILE_SIZE, (panel.panel_width(f) - round(1.2 * f) - 3 * (f // 2)) // 4)
 
 
 def your_tile_paint(game: Game, tile: str) -> tuple[Column, Paint]:
