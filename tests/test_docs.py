@@ -6,9 +6,12 @@ copies must match it byte for byte (a change there must be copied here in the sa
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
+
+import carca_bot
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -31,3 +34,20 @@ def test_copy_matches_the_shared_reference(ours: str) -> None:
     source = SHARED / COPIES[ours]
     assert (ROOT / ours).read_bytes() == source.read_bytes(), (
         f"{ours} differs from {source}: copy it again (cp {source} {ours})")
+
+
+def test_the_version_lives_in_one_place() -> None:
+    """pyproject reads `carca_bot.__version__`; the changelog has a section for it."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "version" not in project["project"]
+    assert "version" in project["project"]["dynamic"]
+    dynamic = project["tool"]["setuptools"]["dynamic"]["version"]
+    assert dynamic == {"attr": "carca_bot.__version__"}
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert f"\n## {carca_bot.__version__} " in changelog
+
+
+def test_the_house_documents_exist() -> None:
+    for name in ("ARCHITECTURE.md", "CHANGELOG.md", "CONTRIBUTING.md", "LICENSE"):
+        assert (ROOT / name).read_text(encoding="utf-8").strip(), name
+    assert "carca-bot contributors" in (ROOT / "LICENSE").read_text(encoding="utf-8")

@@ -37,7 +37,7 @@ def marker_file(kind: str) -> str:
 
 def _load(rel: str, size: int, master: int) -> Image.Image:
     if size != master:
-        return _load(rel, master, master).resize((size, size), Image.Resampling.LANCZOS)
+        return _load(rel, master, master).resize((size, size), Image.Resampling.BOX)
     with Image.open(ASSETS / rel) as img:
         return img.convert("RGBA")
 

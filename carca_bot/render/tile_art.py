@@ -55,6 +55,6 @@ def _cached(tile_id: str, rot: int, size: int, tunnel: bool) -> Image.Image:
         return _cached(tile_id, 0, size, tunnel).transpose(_TURN[rot])
     if size != TILE_SIZE:
         master = _cached(tile_id, 0, TILE_SIZE, tunnel)
-        return master.resize((size, size), Image.Resampling.LANCZOS)
+        return master.resize((size, size), Image.Resampling.BOX)
     with Image.open(ASSETS / tile_file(tile_id, tunnel)) as img:
         return img.convert("RGB")
