@@ -76,7 +76,7 @@ def main() -> None:
     games = [full_board(s) for s in seeds]
     start = time.perf_counter()
     render_board(games[0])
-    print(f"first render in a fresh process (draws the art, finds figure spots): "
+    print(f"first render in a fresh process (reads the committed art, scales it): "
           f"{_ms(time.perf_counter() - start)}")
     for game in games:  # warm the art caches at each board's scale, as a running bot has them
         render_board(game)

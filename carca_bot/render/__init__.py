@@ -1,5 +1,6 @@
-"""Our own tile and figure art, drawn by code with Pillow so it is reproducible and free to ship.
+"""Game state to PNG: the board after every move, and the active player's tile picture.
 
-`tile_art.tile_image` and `figure_art.figure_image` / `token_image` / `marker_image` are the
-entry points; `make_art` regenerates the PNGs under `tiles_art/` and the contact sheet.
+`board.render_board` / `render_your_tile` / `BoardRenderer` / `warm_up` are the entry
+points. The art comes from `assets/` (committed PNGs and figure points); the code that
+draws it is the separate tool `render.art`, which the bot never imports.
 """

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import math
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
@@ -21,6 +21,8 @@ from PIL import Image
 from carca_bot.engine.game import Game
 from carca_bot.engine.geometry import Pos
 from carca_bot.render import panel
+from carca_bot.render.anchors import anchors
+from carca_bot.render.figure_art import FIGURE_KINDS, MARKER_KINDS, figure_image, marker_image
 from carca_bot.render.grid import (
     BACKGROUND,
     MAX_SIDE,
@@ -30,17 +32,17 @@ from carca_bot.render.grid import (
     base_layer,
     make_layout,
 )
-from carca_bot.render.pieces import Scratch, draw_pieces
+from carca_bot.render.palette import PLAYERS
+from carca_bot.render.pieces import Paint, Scratch, draw_pieces
 from carca_bot.render.png import encode_rgb
-from carca_bot.render.tile_art import tile_image
+from carca_bot.render.tile_art import all_tile_ids, tile_image, tunnel_sensitive
+from carca_bot.render.yourtile import your_tile_paint
 
 __all__ = ["MAX_BYTES", "MAX_SIDE", "BoardRenderer", "ImageTooLarge", "render_board",
            "render_your_tile"]
 
 MAX_BYTES = 2_000_000
 COMPRESS_LEVEL = 1  # zlib levels 1-3 give about the same size on this art; 1 is fastest
-
-Paint = Callable[[Scratch, Layout], None]
 
 
 class ImageTooLarge(ValueError):
@@ -162,6 +164,12 @@ class BoardRenderer:
         with self.painted(game, *self._board(game), cap) as (img, lay):
             return img.copy(), lay
 
+    def your_tile_image(self, game: Game, tile: str,
+                        cap: int = TILE_STEPS[0]) -> tuple[Image.Image, Layout]:
+        """The your-tile picture as a fresh image, with its layout (for tests and previews)."""
+        with self.painted(game, *your_tile_paint(game, tile), cap, "your_tile") as (img, lay):
+            return img.copy(), lay
+
     def render(self, game: Game, max_bytes: int | None = None) -> bytes:
         """The board as PNG bytes, shrunk until it fits `max_bytes` (and MAX_BYTES)."""
         column, paint = self._board(game)
@@ -169,8 +177,6 @@ class BoardRenderer:
 
     def your_tile(self, game: Game, tile: str, max_bytes: int | None = None) -> bytes:
         """The active player's picture: `tile` in four rotations and its legal squares."""
-        from carca_bot.render.yourtile import your_tile_paint
-
         column, paint = your_tile_paint(game, tile)
         return self.fit(game, column, paint, max_bytes, "your_tile")
 
@@ -218,11 +224,15 @@ def render_your_tile(game: Game, tile: str, max_bytes: int | None = None) -> byt
 
 
 def warm_up() -> None:
-    """Work out every tile's figure points now (a few seconds of CPU) instead of during the
-    first renders of a fresh process; call once at start-up, e.g. in a background thread."""
-    from carca_bot.render.anchors import anchors
-    from carca_bot.render.tile_art import all_tile_ids
-
+    """Read the committed art and figure points now (well under a second) instead of during
+    the first renders; call once at start-up, e.g. in the render thread."""
     for tile in all_tile_ids():
-        anchors(tile, tunnel=True)
-        anchors(tile, tunnel=False)
+        tile_image(tile)
+        anchors(tile)
+        if tile in tunnel_sensitive():
+            tile_image(tile, tunnel=True)
+    for kind in FIGURE_KINDS:
+        for player in range(len(PLAYERS)):
+            figure_image(kind, player)
+    for kind in MARKER_KINDS:
+        marker_image(kind)

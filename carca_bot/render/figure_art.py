@@ -1,190 +1,90 @@
-"""Figures, tunnel tokens and the King/Robber markers, in the six player colours.
+"""Figures, tunnel tokens and the King/Robber markers: the committed art, scaled.
 
-Each kind has its own silhouette (so the kind reads from the outline alone), and every
-figure carries its seat number, so players never depend on telling colours apart.
+The pictures are files under `assets/figures/` (made by `python -m carca_bot.render.art.make_art`,
+64 px figures and markers, 48 px tokens); the bot reads them and never runs the drawing
+code. A token's pair number is written into its tunnel mouth here, so any number of pairs
+can be shown.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from carca_bot.render import palette as pal
-from carca_bot.render.canvas import Canvas, Pt, arc, spline
-from carca_bot.render.glyphs import draw_number
+from carca_bot.render import text
+from carca_bot.render.tile_art import ASSETS
 
 FIGURE_KINDS = ("follower", "farmer", "abbot", "mayor", "wagon", "barn")
 MARKER_KINDS = ("king", "robber")
-CLEAR = (0, 0, 0, 0)
-OUTLINE_W = 0.05
-WOOD = (110, 70, 40)
+FIGURE_SIZE = 64
+TOKEN_SIZE = 48
+_MOUTH: tuple[float, float, float, float] = (0.5, 0.63, 0.34, 0.22)  # centre, width, height
 
 
-@dataclass(frozen=True)
-class Part:
-    """A filled polygon or circle; `shade` darkens the player colour for details."""
-
-    points: tuple[Pt, ...] = ()
-    circle: tuple[float, float, float] | None = None
-    shade: float = 1.0
-    colour: pal.RGB | None = None  # a fixed colour instead of the player's
+def figure_file(kind: str, player: int) -> str:
+    return f"figures/{kind}-{player}.png"
 
 
-def _mirror_closed(right: Sequence[Pt]) -> list[Pt]:
-    """A symmetric outline from its right half, listed top to bottom."""
-    return [*right, *[(1 - x, y) for x, y in reversed(right)]]
+def token_file(player: int) -> str:
+    return f"figures/token-{player}.png"
 
 
-_MEEPLE_RIGHT: list[Pt] = [
-    (0.57, 0.31), (0.7, 0.35), (0.9, 0.39), (0.96, 0.47), (0.9, 0.55), (0.67, 0.56),
-    (0.7, 0.72), (0.85, 0.9), (0.81, 0.97), (0.63, 0.97), (0.5, 0.8),
-]
-_MAYOR_RIGHT: list[Pt] = [
-    (0.58, 0.38), (0.76, 0.41), (0.95, 0.46), (0.99, 0.55), (0.93, 0.63), (0.72, 0.64),
-    (0.77, 0.8), (0.91, 0.94), (0.86, 0.995), (0.62, 0.995), (0.5, 0.87),
-]
-_ABBOT_RIGHT: list[Pt] = [
-    (0.5, 0.0), (0.63, 0.12), (0.69, 0.27), (0.76, 0.37), (0.93, 0.5), (0.9, 0.6),
-    (0.72, 0.58), (0.77, 0.8), (0.86, 0.97), (0.5, 0.97),
-]
+def marker_file(kind: str) -> str:
+    return f"figures/{kind}.png"
 
 
-def _body(right: Sequence[Pt]) -> tuple[Pt, ...]:
-    return tuple(spline(_mirror_closed(right), 6, closed=True))
+def _load(rel: str, size: int, master: int) -> Image.Image:
+    if size != master:
+        return _load(rel, master, master).resize((size, size), Image.Resampling.BOX)
+    with Image.open(ASSETS / rel) as img:
+        return img.convert("RGBA")
 
 
-def _turned(points: Sequence[Pt]) -> tuple[Pt, ...]:
-    """Lay a standing figure on its back, head to the left, resting on the ground."""
-    return tuple((0.06 + 0.88 * y, 0.1 + 0.88 * (1 - x)) for x, y in points)
-
-
-def _parts(kind: str) -> tuple[list[Part], Pt, float]:
-    """The parts of a figure, and where its seat number goes (centre, height)."""
-    if kind == "follower":
-        return [Part(_body(_MEEPLE_RIGHT)), Part(circle=(0.5, 0.19, 0.155))], (0.5, 0.56), 0.24
-    if kind == "farmer":
-        lying = _turned(_body(_MEEPLE_RIGHT))
-        hx, hy = _turned([(0.5, 0.19)])[0]
-        return [Part(lying), Part(circle=(hx, hy, 0.155 * 0.88))], (0.52, 0.54), 0.24
-    if kind == "abbot":
-        face = Part(tuple(arc(0.5, 0.22, 0.075, 0.095, 0, 360, 16)), shade=0.55)
-        return [Part(_body(_ABBOT_RIGHT)), face], (0.5, 0.7), 0.24
-    if kind == "mayor":
-        crown = Part(((0.33, 0.2), (0.33, 0.03), (0.42, 0.11), (0.5, 0.0), (0.58, 0.11),
-                      (0.67, 0.03), (0.67, 0.2)), colour=pal.GOLD)
-        return [Part(_body(_MAYOR_RIGHT)), Part(circle=(0.5, 0.27, 0.15)), crown], (0.5, 0.64), 0.24
-    if kind == "wagon":
-        body = Part(((0.04, 0.3), (0.96, 0.3), (0.9, 0.64), (0.1, 0.64)))
-        rail = Part(((0.04, 0.3), (0.96, 0.3), (0.96, 0.36), (0.04, 0.36)), shade=0.7)
-        wheels = [Part(circle=(x, 0.74, 0.17), colour=WOOD) for x in (0.27, 0.73)]
-        hubs = [Part(circle=(x, 0.74, 0.06)) for x in (0.27, 0.73)]
-        return [body, rail, *wheels, *hubs], (0.5, 0.5), 0.19
-    if kind == "barn":
-        house = Part(((0.07, 0.96), (0.07, 0.47), (0.2, 0.23), (0.5, 0.07), (0.8, 0.23),
-                      (0.93, 0.47), (0.93, 0.96)))
-        door = Part(((0.3, 0.6), (0.7, 0.6), (0.7, 0.96), (0.3, 0.96)), shade=0.6)
-        return [house, door], (0.5, 0.38), 0.2
-    raise ValueError(f"unknown figure kind {kind!r}")
-
-
-def _shade(c: pal.RGB, k: float) -> pal.RGB:
-    if k >= 1.0:
-        return c
-    if sum(c) < 150:  # darkening black shows nothing: lighten it instead
-        v = min(255, int(c[0] + 90 * (1 - k)))
-        return (v, v, v)
-    return (int(c[0] * k), int(c[1] * k), int(c[2] * k))
-
-
-def _draw_parts(cv: Canvas, parts: Sequence[Part], fill: pal.RGB, outline: pal.RGB,
-                ow: float = OUTLINE_W) -> None:
-    """Outline everything first, then fill: touching parts share one silhouette outline."""
-    for part in parts:
-        if part.circle:
-            x, y, r = part.circle
-            cv.circle(x, y, r + ow / 2, outline)
-        else:
-            cv.polygon(part.points, outline, outline, ow)
-    for part in parts:
-        colour = part.colour or _shade(fill, part.shade)
-        if part.circle:
-            x, y, r = part.circle
-            cv.circle(x, y, r - ow / 2, colour)
-        else:
-            cv.polygon(part.points, colour)
-
-
-def figure_image(kind: str, player: int, size: int = 64) -> Image.Image:
+def figure_image(kind: str, player: int, size: int = FIGURE_SIZE) -> Image.Image:
     """A figure of `kind` for seat `player` (0-based; the number shown is player + 1)."""
+    if kind not in FIGURE_KINDS:
+        raise ValueError(f"unknown figure kind {kind!r}")
     return _figure(kind, player % len(pal.PLAYERS), size).copy()
 
 
 @lru_cache(maxsize=512)
 def _figure(kind: str, player: int, size: int) -> Image.Image:
-    colour = pal.player(player)
-    parts, at, height = _parts(kind)
-    cv = Canvas(size, CLEAR, "RGBA")
-    _draw_parts(cv, parts, colour.fill, colour.outline)
-    if kind == "barn":  # the door's cross bars
-        for line in (((0.3, 0.6), (0.7, 0.96)), ((0.7, 0.6), (0.3, 0.96))):
-            cv.line(list(line), 0.035, colour.ink)
-    draw_number(cv, str(player + 1), at, height, colour.ink)
-    return cv.finish()
+    return _load(figure_file(kind, player), size, FIGURE_SIZE)
 
 
-def token_image(player: int, pair: int, size: int = 48) -> Image.Image:
+def token_image(player: int, pair: int, size: int = TOKEN_SIZE) -> Image.Image:
     """A tunnel token: owner colour with seat pips on the rim, pair number in the tunnel."""
     return _token(player % len(pal.PLAYERS), pair, size).copy()
 
 
 @lru_cache(maxsize=256)
 def _token(player: int, pair: int, size: int) -> Image.Image:
-    colour = pal.player(player)
-    cv = Canvas(size, CLEAR, "RGBA")
-    cv.circle(0.5, 0.5, 0.48, colour.outline)
-    cv.circle(0.5, 0.5, 0.44, colour.fill)
-    cv.circle(0.5, 0.56, 0.29, pal.ROCK, pal.OUTLINE, 0.03)
-    mouth = [(0.31, 0.8), *arc(0.5, 0.56, 0.19, 0.2, 180, 360, 16), (0.69, 0.8)]
-    cv.polygon(mouth, pal.TUNNEL_DARK)
-    draw_number(cv, str(pair), (0.5, 0.63), 0.22, pal.WHITE)
-    seats = player + 1
-    for i in range(seats):
-        a = 270 + (i - (seats - 1) / 2) * 24
-        x, y = arc(0.5, 0.5, 0.355, 0.355, a, a, 1)[0]
-        cv.circle(x, y, 0.045, colour.ink)
-    return cv.finish()
+    return number_token(_load(token_file(player), size, TOKEN_SIZE), pair)
 
 
-def marker_image(kind: str, size: int = 64) -> Image.Image:
+def number_token(img: Image.Image, pair: int) -> Image.Image:
+    """Write the pair number into a token's tunnel mouth (in place), shrunk to fit."""
+    size = img.width
+    label = str(pair)
+    cx, cy, room_w, room_h = _MOUTH
+    f = max(6, round(room_h * size / 0.7))  # digits are about 0.7 of the font size tall
+    wide = text.width(label, f)
+    if wide > room_w * size:
+        f = max(6, int(f * room_w * size / wide))
+    text.draw(ImageDraw.Draw(img), (cx * size, cy * size), label, f, fill=pal.WHITE,
+              anchor="mm", bold=size >= 32)
+    return img
+
+
+def marker_image(kind: str, size: int = FIGURE_SIZE) -> Image.Image:
     """The King (crown) or the Robber (masked bandit) scoring marker."""
+    if kind not in MARKER_KINDS:
+        raise ValueError(f"unknown marker {kind!r}")
     return _marker(kind, size).copy()
 
 
 @lru_cache(maxsize=64)
 def _marker(kind: str, size: int) -> Image.Image:
-    cv = Canvas(size, CLEAR, "RGBA")
-    if kind == "king":
-        crown = Part(((0.14, 0.74), (0.1, 0.3), (0.32, 0.5), (0.5, 0.18), (0.68, 0.5),
-                      (0.9, 0.3), (0.86, 0.74)))
-        band = Part(((0.14, 0.7), (0.86, 0.7), (0.86, 0.84), (0.14, 0.84)), shade=0.75)
-        tips = [Part(circle=(x, y, 0.055)) for x, y in ((0.1, 0.28), (0.5, 0.15), (0.9, 0.28))]
-        _draw_parts(cv, [crown, band, *tips], pal.GOLD, pal.OUTLINE)
-        for x, c in ((0.3, (200, 30, 40)), (0.5, (30, 90, 200)), (0.7, (200, 30, 40))):
-            cv.circle(x, 0.77, 0.04, c)
-    elif kind == "robber":
-        hood = Part(tuple(spline(_mirror_closed([(0.5, 0.04), (0.74, 0.14), (0.8, 0.42),
-                                                 (0.94, 0.72), (0.96, 0.97), (0.5, 0.97)]),
-                                 6, closed=True)))
-        face = Part(tuple(arc(0.5, 0.42, 0.2, 0.24, 0, 360, 24)), colour=(232, 188, 150))
-        _draw_parts(cv, [hood, face], (70, 52, 44), pal.OUTLINE)
-        cv.polygon([(0.26, 0.3), (0.74, 0.3), (0.76, 0.44), (0.24, 0.44)], pal.OUTLINE)
-        for x in (0.4, 0.6):
-            cv.ellipse(x, 0.37, 0.05, 0.035, pal.WHITE)
-            cv.circle(x, 0.37, 0.018, pal.OUTLINE)
-        cv.polygon([(0.3, 0.7), (0.7, 0.7), (0.5, 0.86)], (180, 40, 40), pal.OUTLINE, 0.02)
-    else:
-        raise ValueError(f"unknown marker {kind!r}")
-    return cv.finish()
+    return _load(marker_file(kind), size, FIGURE_SIZE)

@@ -16,7 +16,7 @@ from carca_bot.engine.game import Game
 from carca_bot.engine.geometry import Pos
 from carca_bot.render import palette as pal
 from carca_bot.render import text
-from carca_bot.render.canvas import Pt
+from carca_bot.render.units import Pt
 
 MAX_SIDE = 2400
 # Tile sizes we render at: a few steps, so the art cache still holds them after a shrink.

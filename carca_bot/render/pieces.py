@@ -8,6 +8,7 @@ the picture is encoded.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
@@ -16,9 +17,9 @@ from carca_bot.engine.game import Game
 from carca_bot.engine.geometry import Pos
 from carca_bot.render import palette as pal
 from carca_bot.render.anchors import segment_point, tunnel_point
-from carca_bot.render.canvas import Pt
 from carca_bot.render.figure_art import figure_image, token_image
 from carca_bot.render.grid import Layout
+from carca_bot.render.units import Pt
 
 CORNERS: dict[str, Pt] = {"NW": (0.0, 0.0), "NE": (1.0, 0.0), "SE": (1.0, 1.0),
                           "SW": (0.0, 1.0)}
@@ -57,6 +58,9 @@ class Scratch:
             else:
                 self.image.paste(saved, box[:2])
         self._saved.clear()
+
+
+Paint = Callable[[Scratch, Layout], None]  # draws one picture's changes over the layer
 
 
 def figure_spots(game: Game) -> list[tuple[str, int, Pos, Pt]]:

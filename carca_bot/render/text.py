@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 
 from PIL import ImageDraw, ImageFont
@@ -23,13 +24,40 @@ def width(text: str, size: int) -> int:
     return int(right - left)
 
 
+def one_line(text: str) -> str:
+    """User text as one plain line: breaks and tabs become spaces; other control, format
+    (bidi overrides, zero-width) and lone surrogate characters are dropped."""
+    out: list[str] = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if ch in "\t\n\r\v\f\x85\u2028\u2029":
+            out.append(" ")
+        elif cat not in ("Cc", "Cf", "Cs"):
+            out.append(ch)
+    return "".join(out)
+
+
 def fit(text: str, size: int, max_width: int) -> str:
-    """`text`, cut with an ellipsis so it is at most `max_width` px wide."""
-    if width(text, size) <= max_width:
-        return text
-    while text and width(text + "…", size) > max_width:
-        text = text[:-1]
-    return text + "…"
+    """`text` as one line, cut with an ellipsis so it is at most `max_width` px wide.
+
+    Measuring is linear in the string's length, so the text is first clipped to
+    `max_width` characters (no visible glyph is narrower than a pixel) and the cut is then
+    found by binary search: a few measurements of a bounded string, whatever the input.
+    """
+    limit = max(max_width, 1)
+    line = one_line(text[: 4 * limit])
+    clipped = len(line) > limit or len(text) > 4 * limit
+    line = line[:limit]
+    if not clipped and width(line, size) <= max_width:
+        return line
+    lo, hi = 0, len(line) if clipped else len(line) - 1  # the answer is line[:lo] + "…"
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if width(line[:mid] + "…", size) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return line[:lo] + "…"
 
 
 def draw(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,

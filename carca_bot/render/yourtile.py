@@ -15,11 +15,10 @@ from PIL import Image, ImageDraw
 from carca_bot.engine.game import Game
 from carca_bot.engine.geometry import ROTATIONS, Pos
 from carca_bot.render import panel, text
-from carca_bot.render.board import BoardRenderer, Paint
-from carca_bot.render.grid import BACKGROUND, TILE_STEPS, Column, Layout
+from carca_bot.render.grid import BACKGROUND, Column, Layout
 from carca_bot.render.palette import RGB
-from carca_bot.render.pieces import Scratch, draw_pieces
-from carca_bot.render.tile_art import ABBEY, tile_image
+from carca_bot.render.pieces import Paint, Scratch, draw_pieces
+from carca_bot.render.tile_art import ABBEY, TILE_SIZE, tile_image
 
 MARK: RGB = (0, 190, 255)  # frame of a legal square
 MARK_FILL: RGB = (196, 240, 255)
@@ -41,7 +40,8 @@ def _block_height(f: int) -> int:
 
 
 def _preview(f: int) -> int:
-    return (panel.panel_width(f) - round(1.2 * f) - 3 * (f // 2)) // 4
+    """Four rotations side by side, each at most the art's own size (never scaled up)."""
+    return min(TILE_SIZE, (panel.panel_width(f) - round(1.2 * f) - 3 * (f // 2)) // 4)
 
 
 def your_tile_paint(game: Game, tile: str) -> tuple[Column, Paint]:
@@ -63,14 +63,6 @@ def your_tile_paint(game: Game, tile: str) -> tuple[Column, Paint]:
         sheet.image.paste(panel.draw_panel(replace(state, f=lay.f)), (x, _block_height(lay.f)))
 
     return column, paint
-
-
-def your_tile_image(renderer: BoardRenderer, game: Game, tile: str,
-                    cap: int = TILE_STEPS[0]) -> tuple[Image.Image, Layout]:
-    """The picture as a fresh image, with its layout (for tests and previews)."""
-    column, paint = your_tile_paint(game, tile)
-    with renderer.painted(game, column, paint, cap, "your_tile") as (img, lay):
-        return img.copy(), lay
 
 
 def mark_squares(sheet: Scratch, lay: Layout, squares: dict[Pos, tuple[int, ...]]) -> None:

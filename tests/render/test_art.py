@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from functools import cache
 from pathlib import Path
@@ -11,7 +12,10 @@ import pytest
 from PIL import Image
 
 from carca_bot.engine.catalogue import Kind, Shape, catalogue
-from carca_bot.render import make_art, palette
+from carca_bot.render import palette
+from carca_bot.render.anchors import ANCHORS_FILE
+from carca_bot.render.art import make_art
+from carca_bot.render.art.tiles import draw_tile
 from carca_bot.render.figure_art import FIGURE_KINDS, figure_image, marker_image, token_image
 from carca_bot.render.tile_art import _cached, all_tile_ids, tile_image
 from tests.render.pixels import regions
@@ -19,6 +23,7 @@ from tests.render.pixels import regions
 SIZE = 128
 SIZES = (128, 40)  # the committed size, and about what a phone shows per tile
 REPO = Path(__file__).resolve().parents[2]
+ASSETS = REPO / "carca_bot" / "render" / "assets"
 
 TILE_IDS = sorted(catalogue().tiles)
 # Where the tests look, in units along each side: the middle and the two halves.
@@ -109,6 +114,11 @@ def test_fields_are_separated_as_in_catalogue(tile_id: str, size: int) -> None:
         assert (comp[a] == comp[b]) == same_field, (tid, a, b, same_field)
 
 
+def test_drawing_is_deterministic() -> None:
+    for t in ("D", "AM12", "RV-bridge", "ABBEY"):
+        assert draw_tile(t, 96).tobytes() == draw_tile(t, 96).tobytes()
+
+
 def test_rendering_is_deterministic() -> None:
     first = {t: tile_image(t, 1, 96).tobytes() for t in ("D", "AM12", "RV-bridge", "ABBEY")}
     _cached.cache_clear()
@@ -118,12 +128,14 @@ def test_rendering_is_deterministic() -> None:
 
 
 def test_committed_art_is_current(tmp_path: Path) -> None:
-    """Fails when the generator changed but `python -m carca_bot.render.make_art` was not run.
+    """Fails when the generator changed but `python -m carca_bot.render.art.make_art` was not run.
 
     Compares decoded pixels, not file bytes, so a different zlib cannot fail it.
     """
-    committed = REPO / "tiles_art"
+    committed = ASSETS
     make_art.write_art(tmp_path)
+    fresh_points = json.loads((tmp_path / ANCHORS_FILE).read_text(encoding="utf-8"))
+    assert fresh_points == json.loads((committed / ANCHORS_FILE).read_text(encoding="utf-8"))
     fresh = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*.png"))
     old = sorted(p.relative_to(committed) for p in committed.rglob("*.png"))
     assert fresh == old
@@ -132,7 +144,7 @@ def test_committed_art_is_current(tmp_path: Path) -> None:
         with Image.open(tmp_path / rel) as a, Image.open(committed / rel) as b:
             if (a.mode, a.size, a.tobytes()) != (b.mode, b.size, b.tobytes()):
                 stale.append(str(rel))
-    assert not stale, f"regenerate tiles_art/ (python -m carca_bot.render.make_art): {stale[:5]}"
+    assert not stale, f"regenerate (python -m carca_bot.render.art.make_art): {stale[:5]}"
 
 
 def test_saved_png_has_no_metadata(tmp_path: Path) -> None:

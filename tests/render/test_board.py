@@ -26,7 +26,7 @@ from carca_bot.render.board import (
 from carca_bot.render.grid import Layout
 from carca_bot.render.pieces import outline_width
 from carca_bot.render.tile_art import tile_image
-from carca_bot.render.yourtile import MARK, legal_squares, your_tile_image
+from carca_bot.render.yourtile import MARK, legal_squares
 
 NAMES = ("Ana", "Ben", "Cyrille", "Dee", "Eve", "Finn")
 
@@ -188,7 +188,7 @@ def _marked(img: Image.Image, lay: Layout, game: Game) -> set[tuple[int, int]]:
 def test_your_tile_marks_exactly_the_legal_squares(seed: int, left: int) -> None:
     game = _played(seed, left)
     tile = game.draw()
-    img, lay = your_tile_image(BoardRenderer(), game, tile)
+    img, lay = BoardRenderer().your_tile_image(game, tile)
     legal = {p.pos for p in game.legal_placements(tile)}
     assert legal
     assert _marked(img, lay, game) == legal == set(legal_squares(game, tile))
@@ -197,5 +197,5 @@ def test_your_tile_marks_exactly_the_legal_squares(seed: int, left: int) -> None
 def test_abbey_squares_are_marked_too() -> None:
     """The abbey goes in holes: the picture marks exactly those."""
     game = _played(12, 30)
-    img, lay = your_tile_image(BoardRenderer(), game, "ABBEY")
+    img, lay = BoardRenderer().your_tile_image(game, "ABBEY")
     assert _marked(img, lay, game) == set(game.abbey_squares())

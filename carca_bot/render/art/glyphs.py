@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from carca_bot.render.canvas import Canvas, Pt, arc
+from carca_bot.render.art.canvas import Canvas, arc
 from carca_bot.render.palette import RGB
+from carca_bot.render.units import Pt
 
 # Each digit as polylines in a box 0..1 wide and 0..1 tall (y down); drawn narrower.
 _DIGITS: dict[str, list[list[Pt]]] = {

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from carca_bot.engine.catalogue import Kind, Shape, catalogue
 from carca_bot.render import palette
-from carca_bot.render.canvas import INWARD, MID, Pt, cubic, spline, turn_all
+from carca_bot.render.art.canvas import cubic, spline
+from carca_bot.render.units import INWARD, MID, Pt, turn_all
 
 CAP_DEPTH = 0.28
 BAND_DEPTH = 0.3

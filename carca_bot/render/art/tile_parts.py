@@ -11,8 +11,9 @@ import random
 from collections.abc import Sequence
 
 from carca_bot.render import palette as pal
-from carca_bot.render.canvas import Canvas, Pt, arc, inside, resample, tangent
-from carca_bot.render.tile_layout import CityArt
+from carca_bot.render.art.canvas import Canvas, arc, inside, resample, tangent
+from carca_bot.render.art.tile_layout import CityArt
+from carca_bot.render.units import Pt
 
 ROAD_W = 0.13
 ROAD_EDGE = 0.022

@@ -1,6 +1,6 @@
 """Regenerate `docs/sample-board.png` and `docs/sample-your-tile.png` from a seeded game.
 
-Run from a checkout: `python -m carca_bot.render.samples [--seed N] [--out DIR]`. The game
+Run from a checkout: `python -m carca_bot.render.art.samples [--seed N] [--out DIR]`. The game
 is random play with every expansion, stopped when about 100 tiles are down, so the samples
 show a late, crowded board; the same seed always gives the same files.
 """
@@ -46,7 +46,7 @@ def write_samples(out_dir: Path, seed: int = SEED) -> list[Path]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "docs")
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[3] / "docs")
     args = parser.parse_args()
     for path in write_samples(args.out, args.seed):
         print(path)

@@ -14,28 +14,11 @@ from collections.abc import Iterable, Sequence
 from PIL import Image, ImageDraw
 
 from carca_bot.render.palette import RGB
+from carca_bot.render.units import Pt
 
-Pt = tuple[float, float]
 Colour = RGB | tuple[int, int, int, int]
 
 SUPERSAMPLE = 4
-
-# Side midpoints and the inward direction from each side, sides 0..3 = N E S W.
-MID: tuple[Pt, ...] = ((0.5, 0.0), (1.0, 0.5), (0.5, 1.0), (0.0, 0.5))
-INWARD: tuple[Pt, ...] = ((0.0, 1.0), (-1.0, 0.0), (0.0, -1.0), (1.0, 0.0))
-
-
-def turn(p: Pt, quarter_turns: int) -> Pt:
-    """Rotate a point clockwise about the tile centre."""
-    x, y = p
-    for _ in range(quarter_turns % 4):
-        x, y = 1.0 - y, x
-    return (x, y)
-
-
-def turn_all(points: Iterable[Pt], quarter_turns: int) -> list[Pt]:
-    return [turn(p, quarter_turns) for p in points]
-
 
 def lerp(a: Pt, b: Pt, t: float) -> Pt:
     return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)

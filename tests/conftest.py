@@ -1,0 +1,29 @@
+"""Marks the slow tests, by where they are, so a developer's quick run skips them.
+
+`pytest -m "not slow"` is the quick run (under a minute); CI runs everything. The slow ones
+install the package into a fresh venv, fuzz or kill whole games, or redraw all the art.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+SLOW_FOLDERS = ("tests/deploy/", "tests/fault/")
+SLOW_FILES = ("tests/service/test_kill.py",)
+SLOW_TESTS = (
+    "tests/bot/test_game.py::test_full_game_from_create_to_final_scores",
+    "tests/render/test_board.py::test_move_by_move_equals_from_scratch",
+    "tests/render/test_art.py::test_committed_art_is_current",
+)
+
+
+def is_slow(nodeid: str) -> bool:
+    path, _, name = nodeid.partition("::")
+    test = f"{path}::{name.split('[')[0]}"
+    return path.startswith(SLOW_FOLDERS) or path in SLOW_FILES or test in SLOW_TESTS
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if is_slow(item.nodeid):
+            item.add_marker(pytest.mark.slow)

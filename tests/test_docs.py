@@ -1,0 +1,53 @@
+"""The rules and the record spec the code implements live in `docs/`, as exact copies.
+
+The reference folder `shared/` beside the checkout is the source; when it is there, the
+copies must match it byte for byte (a change there must be copied here in the same commit).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import carca_bot
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+COPIES = {
+    "docs/game-record.md": "spec/game-record.md",
+    "docs/RULES.md": "rules/RULES.md",
+    "docs/glossary-es.md": "rules/glossary-es.md",
+    "carca_bot/engine/data/tiles.jsonl": "rules/tiles.jsonl",
+}
+
+
+def test_the_copies_are_in_the_repository() -> None:
+    for ours in COPIES:
+        assert (ROOT / ours).stat().st_size > 0, ours
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="no shared/ reference folder beside the checkout")
+@pytest.mark.parametrize("ours", sorted(COPIES))
+def test_copy_matches_the_shared_reference(ours: str) -> None:
+    source = SHARED / COPIES[ours]
+    assert (ROOT / ours).read_bytes() == source.read_bytes(), (
+        f"{ours} differs from {source}: copy it again (cp {source} {ours})")
+
+
+def test_the_version_lives_in_one_place() -> None:
+    """pyproject reads `carca_bot.__version__`; the changelog has a section for it."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "version" not in project["project"]
+    assert "version" in project["project"]["dynamic"]
+    dynamic = project["tool"]["setuptools"]["dynamic"]["version"]
+    assert dynamic == {"attr": "carca_bot.__version__"}
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert f"\n## {carca_bot.__version__} " in changelog
+
+
+def test_the_house_documents_exist() -> None:
+    for name in ("ARCHITECTURE.md", "CHANGELOG.md", "CONTRIBUTING.md", "LICENSE"):
+        assert (ROOT / name).read_text(encoding="utf-8").strip(), name
+    assert "carca-bot contributors" in (ROOT / "LICENSE").read_text(encoding="utf-8")
