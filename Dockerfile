@@ -23,12 +23,13 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     CARCA_DB=/data/carca.sqlite3
 
-# Only what `pip install .` needs: the metadata (the readme is part of it) and the
-# package; board art is drawn in code, so nothing else is needed at run time.
+# Only what `pip install .` needs: the metadata (the readme is part of it), the pinned
+# versions, the package and its art (tiles_art/ installs as carca_bot.tiles_art).
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY carca_bot ./carca_bot
-RUN pip install --no-cache-dir . \
+COPY tiles_art ./tiles_art
+RUN pip install --no-cache-dir -c constraints.txt . \
     && groupadd --system --gid 10001 carca \
     && useradd --system --uid 10001 --gid carca --home-dir /data --shell /usr/sbin/nologin carca \
     && mkdir /data \

@@ -123,8 +123,13 @@ def _local(args: argparse.Namespace) -> int:
     import asyncio
 
     from carca_bot.local import run
+    from carca_bot.ops import database_problem
     from carca_bot.render.board import render_board, render_your_tile
 
+    problem = asyncio.run(database_problem(args.db))
+    if problem is not None:
+        print(f"carca-bot local: --db: {problem}")
+        return 2
     return asyncio.run(run(args, render_board, render_tile=render_your_tile))
 
 

@@ -47,18 +47,12 @@ async def run(args: argparse.Namespace, render: Callable[[Game], bytes] | None,
               stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
               render_tile: Callable[[Game, str], bytes] | None = None) -> int:
     """Play in the terminal (or watch the demo); returns the exit status."""
-    from carca_bot.ops import database_problem
-
     try:
         names = player_names(args.players, default=3 if args.demo else 2)
         options = GameOptions(expansions=_expansions(args.expansions), seed=args.seed,
                               allow_solo=len(names) == 1)
     except (ValueError, ServiceError) as exc:
         stdout.write(f"{exc.message if isinstance(exc, ServiceError) else exc}\n")
-        return 2
-    problem = await database_problem(args.db)
-    if problem is not None:
-        stdout.write(f"carca-bot local: --db: {problem}\n")
         return 2
     service = await GameService.open(args.db)
     try:

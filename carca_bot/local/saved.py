@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from carca_bot.engine.catalogue import EXPANSIONS
-from carca_bot.service import GameOptions, GameService, User, Where
-from carca_bot.store.rows import GameRow
+from carca_bot.service import GameOptions, GameRow, GameService, User, Where
 
 LOCAL = "local"
 TABLE = "terminal"  # table names start with this ("terminal" alone in older databases)

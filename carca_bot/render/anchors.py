@@ -1,7 +1,7 @@
 """Where a figure stands on a tile, and where a tunnel token sits: points in tile units.
 
 The points were worked out from the art when it was made (`render/art/anchors.py`, run by
-`make_art`) and are read here from `assets/anchors.json`, once; they are for rotation 0,
+`make_art`) and are read here from `tiles_art/anchors.json`, once; they are for rotation 0,
 and `turn` puts a point where a rotated tile has it.
 """
 

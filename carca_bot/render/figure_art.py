@@ -1,9 +1,9 @@
 """Figures, tunnel tokens and the King/Robber markers: the committed art, scaled.
 
-The pictures are files under `assets/figures/` (made by `python -m carca_bot.render.art.make_art`,
-64 px figures and markers, 48 px tokens); the bot reads them and never runs the drawing
-code. A token's pair number is written into its tunnel mouth here, so any number of pairs
-can be shown.
+The pictures are files under `tiles_art/figures/` (64 px figures and markers, 48 px
+tokens, made by `python -m carca_bot.render.art.make_art`); the bot reads them and never
+runs the drawing code. A token's pair number is written into its tunnel mouth here, so
+any number of pairs can be shown.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Tile pictures for the board: the committed art, scaled to the board's step and turned.
 
-The pictures are files under `assets/tiles/` (made by `python -m carca_bot.render.art.make_art`);
+The pictures are files under `tiles_art/tiles/` (made by `python -m carca_bot.render.art.make_art`);
 the bot reads them and never runs the drawing code. The art has no text, so a rotated tile
 is the rotation-0 picture turned; each (tile, rotation, size) is made once and cached.
 """
@@ -15,7 +15,16 @@ from PIL import Image
 from carca_bot.engine.catalogue import catalogue
 
 ABBEY = "ABBEY"
-ASSETS = Path(__file__).resolve().parent / "assets"
+
+
+def _art_folder() -> Path:
+    """`tiles_art/`: inside the installed package, or at the top of a checkout."""
+    package = Path(__file__).resolve().parents[1]
+    installed = package / "tiles_art"
+    return installed if installed.is_dir() else package.parent / "tiles_art"
+
+
+ASSETS = _art_folder()
 TILE_SIZE = 128  # the committed pictures' size: the largest the board shows
 _TURN = {1: Image.Transpose.ROTATE_270, 2: Image.Transpose.ROTATE_180,
          3: Image.Transpose.ROTATE_90}  # PIL turns counter-clockwise; ours are clockwise
@@ -34,7 +43,7 @@ def tunnel_sensitive() -> frozenset[str]:
 
 
 def tile_file(tile_id: str, tunnel: bool = False) -> str:
-    """The picture's path under `assets/`."""
+    """The picture's path under `tiles_art/`."""
     return f"tiles/{tile_id}-tunnel.png" if tunnel else f"tiles/{tile_id}.png"
 
 

@@ -43,6 +43,7 @@ from carca_bot.service.model import (
 )
 from carca_bot.service.play import PlayOps
 from carca_bot.store import Store
+from carca_bot.store.rows import GameRow  # front ends read rows through the service
 
 
 class GameService(LobbyOps, PlayOps, InfoOps):
@@ -85,6 +86,7 @@ __all__ = [
     "Choices",
     "GameMovedOn",
     "GameOptions",
+    "GameRow",
     "GameService",
     "GameSummary",
     "IllegalMoveError",

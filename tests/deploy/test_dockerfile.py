@@ -94,8 +94,8 @@ def test_database_on_a_volume() -> None:
 
 def test_dependencies_come_from_the_project_metadata() -> None:
     runs = " ".join(i.args for i in instructions() if i.keyword == "RUN")
-    assert "pip install --no-cache-dir ." in runs
-    assert "requirements" not in runs  # one source of truth: pyproject.toml
+    assert "pip install --no-cache-dir -c constraints.txt ." in runs
+    assert "requirements" not in runs  # what to install: pyproject.toml; which versions: the lock
 
 
 def test_entrypoint_and_health_check_are_real_commands() -> None:
@@ -116,14 +116,16 @@ def test_entrypoint_and_health_check_are_real_commands() -> None:
 
 def test_build_context_holds_what_the_image_needs_and_nothing_else() -> None:
     files = context_files()
-    assert {"pyproject.toml", "README.md", "carca_bot/cli.py",
-            "carca_bot/engine/data/tiles.jsonl"} <= set(files)
+    assert {"pyproject.toml", "README.md", "constraints.txt", "carca_bot/cli.py",
+            "carca_bot/engine/data/tiles.jsonl", "tiles_art/anchors.json"} <= set(files)
     for name in files:
         top = name.split("/")[0]
-        assert top in ("pyproject.toml", "README.md", "carca_bot"), name
+        assert top in ("pyproject.toml", "README.md", "constraints.txt", "carca_bot",
+                       "tiles_art"), name
         assert "__pycache__" not in name and not name.endswith(".pyc"), name
-    assert len(files) == len([p for p in (ROOT / "carca_bot").rglob("*")
-                              if p.is_file() and "__pycache__" not in p.parts]) + 2
+    folders = [p for folder in ("carca_bot", "tiles_art") for p in (ROOT / folder).rglob("*")
+               if p.is_file() and "__pycache__" not in p.parts]
+    assert len(files) == len(folders) + 3
 
 
 def test_stop_timeout_outlasts_the_shutdown_grace() -> None:

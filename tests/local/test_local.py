@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from carca_bot import cli
 from carca_bot.engine.game import Game
 from carca_bot.engine.record import replay
 from carca_bot.local import add_arguments, run
@@ -174,10 +175,10 @@ async def test_export_to_a_bad_path_is_a_message(tmp_path: Path) -> None:
     assert "! cannot write " in text and "No such file or directory" in text
 
 
-async def test_a_database_in_a_missing_folder(tmp_path: Path) -> None:
-    args = _args(tmp_path, "--players", "2")
-    args.db = str(tmp_path / "nowhere" / "local.sqlite3")
-    out = io.StringIO()
-    assert await run(args, None, io.StringIO(""), out) == 2
-    assert out.getvalue() == (f"carca-bot local: --db: there is no folder {tmp_path}/nowhere "
-                              f"for the database {args.db}: create it first\n")
+def test_a_database_in_a_missing_folder(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "nowhere" / "local.sqlite3")
+    assert cli.main(["local", "--db", db, "--players", "2"]) == 2
+    assert capsys.readouterr().out == (f"carca-bot local: --db: there is no folder "
+                                       f"{tmp_path}/nowhere for the database {db}: "
+                                       "create it first\n")

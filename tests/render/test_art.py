@@ -23,7 +23,7 @@ from tests.render.pixels import regions
 SIZE = 128
 SIZES = (128, 40)  # the committed size, and about what a phone shows per tile
 REPO = Path(__file__).resolve().parents[2]
-ASSETS = REPO / "carca_bot" / "render" / "assets"
+ASSETS = REPO / "tiles_art"
 
 TILE_IDS = sorted(catalogue().tiles)
 # Where the tests look, in units along each side: the middle and the two halves.

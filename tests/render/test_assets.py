@@ -57,12 +57,14 @@ def test_the_running_bot_never_loads_the_art_generator() -> None:
 
 def test_the_package_data_ships_every_asset() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    globs = config["tool"]["setuptools"]["package-data"]["carca_bot"]
-    assets = ROOT / "carca_bot" / "render" / "assets"
+    setuptools = config["tool"]["setuptools"]
+    assert setuptools["package-dir"]["carca_bot.tiles_art"] == "tiles_art"
+    globs = setuptools["package-data"]["carca_bot.tiles_art"]
+    assets = ROOT / "tiles_art"
     files = [p for p in assets.rglob("*") if p.is_file() and p.name != "README.md"]
     assert len(files) > 100
     for path in files:
-        rel = PurePosixPath(path.relative_to(ROOT / "carca_bot").as_posix())
+        rel = PurePosixPath(path.relative_to(assets).as_posix())
         assert any(len(rel.parts) == len(PurePosixPath(g).parts) and rel.match(g)
                    for g in globs), rel
 
@@ -106,3 +108,13 @@ def test_pictures_are_only_ever_scaled_down(sizes: list[tuple[str, int]], player
                "_marker": figure_art.FIGURE_SIZE, "_token": figure_art.TOKEN_SIZE}
     assert sizes
     assert [(k, s) for k, s in sizes if s > largest[k]] == []
+
+
+def test_every_package_is_listed_for_the_install() -> None:
+    """The package list is written by hand (for tiles_art/), so a new package must join it."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts)
+             for p in (ROOT / "carca_bot").rglob("*.py") if "__pycache__" not in p.parts}
+    assert found <= listed, sorted(found - listed)
+    assert "carca_bot.tiles_art" in listed

@@ -2,7 +2,7 @@
 figure points worked out from it, so the art is reproducible and free to ship.
 
 A tool, not part of the running bot: `python -m carca_bot.render.art.make_art` writes the
-pictures and `anchors.json` into `carca_bot/render/assets/`, which the renderer reads;
+pictures and `anchors.json` into `tiles_art/`, which the renderer reads;
 `python -m carca_bot.render.art.samples` makes the sample boards in `docs/`. Nothing
 outside this package imports it (tests/test_layers.py checks).
 """

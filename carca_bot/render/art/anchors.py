@@ -1,7 +1,7 @@
 """Where a figure stands on a tile: one point inside every segment, in tile units.
 
 This is the generator's half: `make_art` saves the points for every tile in
-`carca_bot/render/assets/anchors.json`, which the renderer reads (`render/anchors.py`).
+`tiles_art/anchors.json`, which the renderer reads (`render/anchors.py`).
 A figure must land inside the feature it occupies, so we draw each tile's layout once more
 as a *segment map* (every pixel holds the index of the segment it belongs to, built from the
 same `tile_layout` plan and widths the art uses), then pick a deep point of each segment:

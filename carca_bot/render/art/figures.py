@@ -3,7 +3,7 @@
 Each kind has its own silhouette (so the kind reads from the outline alone), and every
 figure carries its seat number, so players never depend on telling colours apart. Tokens
 are drawn without their pair number: the renderer writes any number into the mouth.
-`make_art` saves all of them under `carca_bot/render/assets/figures/`.
+`make_art` saves all of them under `tiles_art/figures/`.
 """
 
 from __future__ import annotations

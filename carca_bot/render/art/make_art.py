@@ -1,4 +1,4 @@
-"""Regenerate the committed art, `carca_bot/render/assets/`, and `docs/contact-sheet.png`.
+"""Regenerate the committed art, `tiles_art/`, and `docs/contact-sheet.png`.
 
 Run from a checkout: `python -m carca_bot.render.art.make_art`. The renderer reads the
 PNGs and `anchors.json` from the package and never runs this code; a test regenerates them
@@ -45,7 +45,7 @@ def _repo_root() -> Path:
 
 
 def art_images() -> dict[str, Image.Image]:
-    """Every committed picture by its path under `assets/`."""
+    """Every committed picture by its path under `tiles_art/`."""
     out: dict[str, Image.Image] = {}
     for t in all_tile_ids():
         out[tile_file(t)] = draw_tile(t, TILE_SIZE)

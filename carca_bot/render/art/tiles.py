@@ -1,6 +1,6 @@
 """Tile pictures drawn by code: one per tile type at rotation 0, for the committed art.
 
-`make_art` saves them under `carca_bot/render/assets/tiles/`; the renderer reads those files
+`make_art` saves them under `tiles_art/tiles/`; the renderer reads those files
 and never runs this code. Decorations are seeded by the tile id, so every run draws the same
 pixels.
 """
