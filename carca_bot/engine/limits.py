@@ -1,0 +1,118 @@
+"""Bounds on what a game record, or one stored action, may carry.
+
+A record comes from anyone (an import, a file on the command line, a damaged
+database), so everything in it is bounded before the engine sees it. Each
+limit is far above anything a real game produces and far below what would
+cost the server noticeable memory or time; a record past a limit is refused
+as malformed (exit status 2), never half-replayed.
+
+Measured: a finished 6-player game with every expansion and 32-character
+names is about 14 kB of compact JSON (24 kB indented) with about 115 actions,
+so MAX_RECORD_BYTES leaves a margin of more than 80 times.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from carca_bot.engine.catalogue import catalogue
+
+MAX_RECORD_BYTES = 2_000_000
+"""A record's whole text, in UTF-8 bytes: parsing it takes a few milliseconds."""
+
+MAX_DEPTH = 16
+"""JSON nesting: a record needs 5 (record, actions, action, token, square); the
+ignored `expect` of a test file a few more. Deeper text is refused before parsing,
+so no parser or checker ever recurses far."""
+
+MAX_INT_DIGITS = 20
+"""Digits of a JSON integer (a seed up to 2**63 - 1 has 19). Turning a long run of
+digits into an int is quadratic in Python, and over 4300 digits it raises."""
+
+MAX_FLOAT_CHARS = 40
+"""Characters of a JSON number with a fraction or exponent; no record field holds one."""
+
+MAX_PLAYERS = 6
+"""Seats at the table, as the rules allow."""
+
+MAX_NAME_CHARS = 32
+"""A player's name, in characters after NFC normalisation: Discord's own limit for a
+display name, and what fits on the score board and in a message line."""
+
+MAX_WORD_CHARS = 8
+"""Any other text in an action (a feature name such as `NW` or `I1`): the longest
+real one has 2 characters; a longer one can only be a mistake or an attack."""
+
+MAX_COORD = 200
+"""Largest |x| or |y| of a square: the whole supply, every expansion, is 110 tiles,
+so even a straight line of every tile stays far inside."""
+
+MAX_TUNNEL_PAIRS = 10
+"""Largest `rules.tunnel_pairs`: the supply has 12 tunnel entrances, so nobody can
+ever place more than 6 pairs; each pair costs a list entry per player, and 10**8
+of them took gigabytes."""
+
+MAX_SEED = 2**63 - 1
+"""A seed is a whole number from 0 to this (a signed 64-bit integer, as databases store)."""
+
+ZERO_WIDTH_JOINER = "\u200d"
+
+
+def text_problem(text: str) -> str | None:
+    """Why `text` may not appear in a record (None if it may).
+
+    Refused: lone surrogates (they cannot be written as UTF-8), control characters,
+    and format characters such as a right-to-left override or a zero-width space,
+    which reorder or hide what is shown. A zero-width joiner is kept inside an emoji
+    sequence (a family, a profession), its one common honest use.
+    """
+    for i, char in enumerate(text):
+        category = unicodedata.category(char)
+        if category == "Cs":
+            return "contains a lone surrogate (not valid Unicode text)"
+        if category in ("Cc", "Zl", "Zp"):
+            return f"contains the control character U+{ord(char):04X}"
+        if category in ("Cf", "Co") and not _joins_emoji(text, i):
+            return f"contains the invisible character U+{ord(char):04X}"
+    return None
+
+
+def _joins_emoji(text: str, i: int) -> bool:
+    if text[i] != ZERO_WIDTH_JOINER or i == 0 or i == len(text) - 1:
+        return False
+    before = unicodedata.category(text[i - 1])
+    return before in ("So", "Sk", "Mn") and unicodedata.category(text[i + 1]) == "So"
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` may not be a player's name (None if it may)."""
+    if len(name) > 4 * MAX_NAME_CHARS:  # normalising can shorten it, but not by this much
+        return f"is longer than {MAX_NAME_CHARS} characters"
+    length = len(unicodedata.normalize("NFC", name))
+    if not 1 <= length <= MAX_NAME_CHARS:
+        return f"must have 1 to {MAX_NAME_CHARS} characters"
+    problem = text_problem(name)
+    if problem is not None:
+        return problem
+    if name != name.strip():
+        return "starts or ends with a space"
+    return None
+
+
+def name_key(name: str) -> str:
+    """What two names must not share: the same letters up to case and Unicode form."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def max_actions(players: int, expansions: frozenset[str]) -> int:
+    """The most actions a game with this setup can have.
+
+    Every tile turn or discard uses a tile of the supply (less the start tile); each
+    player places or skips one abbey at most; after a turn each wagon owner decides at
+    most once; one `end`.
+    """
+    tiles = sum(t.count for t in catalogue().tiles.values()
+                if t.expansion == "base" or t.expansion in expansions) - 1
+    turns = tiles + (players if "abbey_mayor" in expansions else 0)
+    wagons = players if "abbey_mayor" in expansions else 0
+    return turns * (1 + wagons) + 1
