@@ -147,37 +147,51 @@ JSON = st.recursive(LEAF, lambda inner: st.one_of(
         inner, max_size=4)), max_leaves=12)
 
 
+PLAUSIBLE = st.one_of(st.sampled_from([[0, 1], [1, 0], [-1, 0], [0, -1], [1, 1], [2, 0]]),
+                      st.sampled_from([0, 90, 180, 270, True, False, "skip", "return"]),
+                      st.sampled_from(["N", "E", "S", "W", "C", "G", "NL", "SR", "NE", "I1"]),
+                      st.sampled_from(["Ana", "Ben", "Cy", "D", "U", "V", "E", "AM5", "TU1"]),
+                      st.builds(dict, figure=st.sampled_from(["follower", "abbot", "mayor",
+                                                              "wagon", "barn"]),
+                                on=st.sampled_from(["N", "E", "C", "G", "NW", "SL"])))
+
+
 def _mutate(data: Any, draw: Callable[..., Any]) -> Any:
-    """Replace, drop or add one thing somewhere inside `data`."""
-    if isinstance(data, dict) and data and draw(st.booleans()):
-        key = draw(st.sampled_from(sorted(data)))
-        how = draw(st.sampled_from(["into", "replace", "drop", "add"]))
+    """Replace, drop, add or repeat one thing somewhere inside `data`."""
+    if isinstance(data, dict) and data:
+        key = ("actions" if "actions" in data and draw(st.integers(0, 3))
+               else draw(st.sampled_from(sorted(data))))
+        how = draw(st.sampled_from(["into", "into", "into", "plausible", "replace", "drop",
+                                    "add"]))
         copy = dict(data)
         if how == "into":
             copy[key] = _mutate(copy[key], draw)
-        elif how == "replace":
-            copy[key] = draw(JSON)
+        elif how in ("plausible", "replace"):
+            copy[key] = draw(PLAUSIBLE if how == "plausible" else JSON)
         elif how == "drop":
             del copy[key]
         else:
             copy[draw(st.one_of(ODD_TEXT, st.text(max_size=8)))] = draw(JSON)
         return copy
-    if isinstance(data, list) and data and draw(st.booleans()):
+    if isinstance(data, list) and data:
         i = draw(st.integers(0, len(data) - 1))
         copy = list(data)
-        how = draw(st.sampled_from(["into", "replace", "drop", "insert", "repeat"]))
+        how = draw(st.sampled_from(["into", "into", "into", "plausible", "replace", "drop",
+                                    "insert", "repeat", "cut"]))
         if how == "into":
             copy[i] = _mutate(copy[i], draw)
-        elif how == "replace":
-            copy[i] = draw(JSON)
+        elif how in ("plausible", "replace"):
+            copy[i] = draw(PLAUSIBLE if how == "plausible" else JSON)
         elif how == "drop":
             del copy[i]
         elif how == "insert":
             copy.insert(i, draw(JSON))
-        else:
+        elif how == "repeat":
             copy[i:i] = [copy[i]] * draw(st.integers(1, 3000))
+        else:
+            del copy[i:]
         return copy
-    return draw(JSON)
+    return draw(st.one_of(PLAUSIBLE, JSON))
 
 
 SNIPPETS = ["[" * 5000, "{\"a\":" * 5000, "9" * 5000, "-" + "1" * 30, "1e99999", "NaN",
@@ -225,3 +239,38 @@ def test_spliced_text_always_gets_a_well_formed_answer(data: st.DataObject) -> N
         cut = data.draw(st.integers(0, 20))
         text = text[:at] + data.draw(st.sampled_from(SNIPPETS)) + text[at + cut:]
     _check(text)
+
+
+PARTS: dict[str, st.SearchStrategy[Any]] = {
+    "at": st.tuples(st.integers(-3, 3), st.integers(-3, 3)).map(list),
+    "rot": st.sampled_from([0, 90, 180, 270]),
+    "tile": st.sampled_from(["D", "U", "V", "B", "E", "RV-lake", "AM5", "KR3", "CU2", "TU1",
+                             "TU4", "X"]),
+    "deploy": st.builds(dict, figure=st.sampled_from(["follower", "abbot", "mayor", "wagon",
+                                                      "barn"]),
+                        on=st.sampled_from(["N", "E", "S", "W", "C", "G", "NL", "ER", "NW",
+                                            "SE", "I1", "I2", "Q"])),
+    "recall": st.booleans(),
+    "token": st.builds(dict, at=st.tuples(st.integers(-2, 2), st.integers(-2, 2)).map(list),
+                       on=st.sampled_from(["N", "E", "S", "W"]), pair=st.integers(0, 9)),
+    "by": st.sampled_from(["Ana", "Ben", "Cy", "Zed"]),
+    "abbey": st.one_of(st.just("skip"),
+                       st.tuples(st.integers(-3, 3), st.integers(-3, 3)).map(list)),
+    "wagon": st.one_of(st.just("return"), st.builds(
+        dict, at=st.tuples(st.integers(-2, 2), st.integers(-2, 2)).map(list),
+        on=st.sampled_from(["N", "E", "C", "NL"]))),
+}
+
+
+@FUZZ
+@given(st.data())
+def test_plausible_edits_get_a_well_formed_answer(data: st.DataObject) -> None:
+    """Well-formed but unlikely actions: they reach deep into the rules (mostly exit 1)."""
+    record = data.draw(st.sampled_from(SAMPLES))
+    actions = [dict(a) for a in record["actions"]]
+    for _ in range(data.draw(st.integers(1, 3))):
+        i = data.draw(st.integers(0, len(actions) - 1))
+        key = data.draw(st.sampled_from(sorted(PARTS)))
+        actions[i][key] = data.draw(PARTS[key])
+    del actions[data.draw(st.integers(1, len(actions))):]
+    _check(json.dumps({**record, "actions": actions}))
