@@ -6,9 +6,11 @@ limit is far above anything a real game produces and far below what would
 cost the server noticeable memory or time; a record past a limit is refused
 as malformed (exit status 2), never half-replayed.
 
-Measured: a finished 6-player game with every expansion and 32-character
-names is about 14 kB of compact JSON (24 kB indented) with about 115 actions,
-so MAX_RECORD_BYTES leaves a margin of more than 80 times.
+Measured (10 random games; tests/engine/test_record_limits.py keeps checking it):
+a finished 6-player game with every expansion has about 115 actions and, with
+32-character names of two-byte letters, is about 18 kB of compact JSON, 70 kB
+when indented by 8 with non-ASCII escaped. MAX_RECORD_BYTES leaves a margin of
+over 50 times for a compact record and over 14 for the most bloated layout.
 """
 
 from __future__ import annotations
@@ -17,13 +19,20 @@ import unicodedata
 
 from carca_bot.engine.catalogue import catalogue
 
-MAX_RECORD_BYTES = 2_000_000
-"""A record's whole text, in UTF-8 bytes: parsing it takes a few milliseconds."""
+MAX_RECORD_BYTES = 1_000_000
+"""A record's whole text, in UTF-8 bytes. CPython takes up to a few hundred
+milliseconds to parse a megabyte of the worst JSON (a hundred thousand keys or
+strings), so the bound is what keeps a hostile import short."""
 
 MAX_DEPTH = 16
 """JSON nesting: a record needs 5 (record, actions, action, token, square); the
 ignored `expect` of a test file a few more. Deeper text is refused before parsing,
 so no parser or checker ever recurses far."""
+
+MAX_CONTAINERS = 10_000
+"""Lists and objects in a record: an action has at most 5 (itself, two squares, a
+deploy, a token), and even a game at the action bound of `max_actions` (about 800)
+stays under it. Parsing a couple of megabytes of empty lists took a second."""
 
 MAX_INT_DIGITS = 20
 """Digits of a JSON integer (a seed up to 2**63 - 1 has 19). Turning a long run of

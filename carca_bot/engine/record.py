@@ -10,7 +10,6 @@ time before the engine sees it.
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ from carca_bot.engine.deploying import FIGURES
 from carca_bot.engine.errors import IllegalMove, RecordError
 from carca_bot.engine.game import Game, Phase
 from carca_bot.engine.limits import (
+    MAX_CONTAINERS,
     MAX_COORD,
     MAX_DEPTH,
     MAX_FLOAT_CHARS,
@@ -56,26 +56,32 @@ IMPLEMENTED = frozenset(EXPANSIONS)
 
 # -- reading the text -------------------------------------------------------------------
 
-# A JSON string (an unterminated one runs to the end, so the scan stays linear), and
-# everything that is not a bracket.
-_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+(?:"|\Z)', re.DOTALL)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]++")
-_ONE_KIND = str.maketrans("{}", "[]")
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"')
+_ONE_KIND = bytes.maketrans(b"{}", b"[]")
 
 
-def _nests_too_deep(text: str) -> bool:
-    """Whether brackets outside strings nest deeper than MAX_DEPTH (or open that often).
+def _structure_problem(raw: bytes) -> str | None:
+    """Why the JSON text `raw` has too many or too deeply nested lists and objects, if so.
 
-    Each pass strips the innermost pairs, so MAX_DEPTH passes empty any text that is
-    shallow enough; all of it runs in C, linear in the text per pass.
+    Counted before parsing, in C-speed passes over the bytes: brackets inside strings
+    count towards the number (a harmless overestimate) but not the depth. For depth,
+    escapes go first, then the strings (between unescaped quotes), then each pass strips
+    the innermost pairs, so MAX_DEPTH passes empty any text that is shallow enough.
     """
-    skeleton = _NOT_BRACKET.sub("", _STRING.sub("", text)).translate(_ONE_KIND)
+    if raw.count(b"[") + raw.count(b"{") > MAX_CONTAINERS:
+        return f"the record has more than {MAX_CONTAINERS:,} lists and objects"
+    # escaped backslashes, then escaped quotes: the quotes left open and close strings
+    unescaped = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
+    skeleton = unescaped.translate(_ONE_KIND, _NOT_STRUCTURE)
+    skeleton = b"".join(skeleton.split(b'"')[::2])
     for _ in range(MAX_DEPTH):
-        shorter = skeleton.replace("[]", "")
+        shorter = skeleton.replace(b"[]", b"")
         if shorter == skeleton:
             break
         skeleton = shorter
-    return "[]" in skeleton or skeleton.count("[") > MAX_DEPTH
+    if b"[]" in skeleton or skeleton.count(b"[") > MAX_DEPTH:
+        return f"the record nests deeper than {MAX_DEPTH} levels"
+    return None
 
 
 def _parse_int(digits: str) -> int:
@@ -105,11 +111,14 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def load_record_text(text: str) -> object:
     """Decode a record's JSON text within the bounds of `limits`, or raise RecordError."""
-    if (len(text) > MAX_RECORD_BYTES
-            or len(text.encode("utf-8", "surrogatepass")) > MAX_RECORD_BYTES):
+    if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"the record is larger than {MAX_RECORD_BYTES:,} bytes")
-    if _nests_too_deep(text):
-        raise RecordError(f"the record nests deeper than {MAX_DEPTH} levels")
+    raw = text.encode("utf-8", "surrogatepass")
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(f"the record is larger than {MAX_RECORD_BYTES:,} bytes")
+    problem = _structure_problem(raw)
+    if problem is not None:
+        raise RecordError(problem)
     try:
         return json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
                           parse_constant=_parse_constant, object_pairs_hook=_unique_keys)

@@ -17,6 +17,7 @@ from carca_bot.engine.catalogue import EXPANSIONS, catalogue
 from carca_bot.engine.errors import RecordError
 from carca_bot.engine.game import Game
 from carca_bot.engine.limits import (
+    MAX_CONTAINERS,
     MAX_COORD,
     MAX_DEPTH,
     MAX_NAME_CHARS,
@@ -59,8 +60,10 @@ def full_games() -> list[Game]:
 def test_a_full_six_player_game_is_far_inside_every_bound() -> None:
     for game in full_games():
         data = write_record(game)
-        size = len(json.dumps(data, indent=2, ensure_ascii=False).encode())
-        assert size * 20 < MAX_RECORD_BYTES
+        assert len(json.dumps(data, ensure_ascii=False).encode()) * 50 < MAX_RECORD_BYTES
+        bloated = json.dumps(data, indent=8)
+        assert len(bloated.encode()) * 10 < MAX_RECORD_BYTES
+        assert (bloated.count("[") + bloated.count("{")) * 10 < MAX_CONTAINERS
         assert len(game.history) * 5 < max_actions(6, frozenset(EXPANSIONS))
         squares = [a.get("at") or a.get("abbey") for a in game.history]
         assert all(abs(c) * 5 < MAX_COORD for s in squares if isinstance(s, list) for c in s)
@@ -82,6 +85,12 @@ def test_more_tunnel_pairs_than_the_bound_could_never_be_placed() -> None:
 def test_action_bound_follows_the_supply() -> None:
     assert max_actions(2, frozenset()) == 71 + 1  # 72 base tiles less the start, one end
     assert max_actions(6, frozenset({"abbey_mayor"})) > max_actions(2, frozenset({"abbey_mayor"}))
+
+
+def test_a_record_at_the_action_bound_fits_the_container_bound() -> None:
+    most = max_actions(6, frozenset(EXPANSIONS))
+    per_action = 5  # the action, its square, a deploy, a token and the token's square
+    assert most * per_action + 100 < MAX_CONTAINERS
 
 
 # -- the record's setup ------------------------------------------------------------------------
@@ -143,7 +152,7 @@ def test_record_size_is_bounded_in_bytes() -> None:
     text = json.dumps({**record([]), "comment": "€" * (MAX_RECORD_BYTES // 3 + 10)},
                       ensure_ascii=False)
     assert len(text) < MAX_RECORD_BYTES < len(text.encode())
-    assert "larger than 2,000,000 bytes" in malformed_text(text)
+    assert f"larger than {MAX_RECORD_BYTES:,} bytes" in malformed_text(text)
 
 
 def test_nesting_is_bounded() -> None:
@@ -152,13 +161,31 @@ def test_nesting_is_bounded() -> None:
     deep = {**record([]), "comment": json.loads("[" * MAX_DEPTH + "]" * MAX_DEPTH)}
     assert "nests deeper than 16 levels" in malformed_text(json.dumps(deep))
     # brackets inside strings do not count
-    assert replay_text(json.dumps({**record([]), "comment": "[{" * 10_000}))[0] == 0
+    assert replay_text(json.dumps({**record([]), "comment": "[{" * 2_000}))[0] == 0
     assert replay_text(json.dumps({**record([]), "comment": '\\"[' * 100}))[0] == 0
 
 
+def test_escaped_quotes_and_backslashes_do_not_fool_the_depth_count() -> None:
+    tricky = ['\\', '\\"', '"', '\\\\"[[', '[\\"', '\\\\', '"]]]]"']
+    for comment in tricky:
+        text = json.dumps({**record([]), "comment": [comment, [[comment]], comment]})
+        assert replay_text(text)[0] == 0, comment
+        assert replay_text(json.dumps({**record([]), "comment": [comment] * 1000}))[0] == 0
+    deep = json.loads("[" * MAX_DEPTH + json.dumps(tricky) + "]" * MAX_DEPTH)
+    assert "nests deeper" in malformed_text(json.dumps({**record([]), "comment": deep}))
+
+
+def test_the_number_of_lists_and_objects_is_bounded() -> None:
+    text = json.dumps({**record([]), "comment": [[]] * MAX_CONTAINERS})
+    assert f"more than {MAX_CONTAINERS:,} lists and objects" in malformed_text(text)
+
+
 @pytest.mark.parametrize(("text", "words"), [
-    ("[" * 100_000, "nests deeper"),
-    ('{"a":' * 100_000 + "1" + "}" * 100_000, "nests deeper"),
+    ("[" * 100_000, "lists and objects"),
+    ("[" * (MAX_DEPTH + 1), "nests deeper"),
+    ("[1, " * (MAX_DEPTH + 1), "nests deeper"),
+    ('{"a":' * 100_000 + "1" + "}" * 100_000, "lists and objects"),
+    ('{"a":' * 50 + "1" + "}" * 50, "nests deeper"),
     ('{"format": "carca-record/1", "seed": ' + "9" * 5000 + "}", "more than 20 digits"),
     ('{"format": "carca-record/1", "seed": -' + "9" * 21 + "}", "more than 20 digits"),
     ('{"format": "carca-record/1", "seed": 1e' + "9" * 50 + "}", "longer than 40"),
