@@ -16,6 +16,7 @@ over 50 times for a compact record and over 14 for the most bloated layout.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
 from carca_bot.engine.catalogue import catalogue
 
@@ -111,6 +112,32 @@ def name_problem(name: str) -> str | None:
 def name_key(name: str) -> str:
     """What two names must not share: the same letters up to case and Unicode form."""
     return unicodedata.normalize("NFKC", name).casefold()
+
+
+def safe_name(wanted: str, taken: Iterable[str] = ()) -> str:
+    """A name that passes `name_problem` and differs from `taken`, made from `wanted`.
+
+    For names the bot does not choose (display names): hidden and control characters
+    go, runs of spaces become one, the rest is clipped, and a number tells apart two
+    people of the same name.
+    """
+    kept = "".join(char for i, char in enumerate(wanted)
+                   if text_problem(char) is None or _joins_emoji(wanted, i))
+    base = " ".join(unicodedata.normalize("NFC", kept).split())
+    if text_problem(base) is not None:  # composing may have moved a joiner off its emoji
+        base = " ".join(base.replace(ZERO_WIDTH_JOINER, "").split())
+    base = _clip(base, MAX_NAME_CHARS) or "Player"
+    keys = {name_key(name) for name in taken}
+    name, number = base, 2
+    while name_key(name) in keys:
+        suffix = f" {number}"
+        name, number = _clip(base, MAX_NAME_CHARS - len(suffix)) + suffix, number + 1
+    return name
+
+
+def _clip(text: str, length: int) -> str:
+    """`text` cut to `length` characters, with no space or loose joiner left at the end."""
+    return text[:length].rstrip().rstrip(ZERO_WIDTH_JOINER).rstrip()
 
 
 def max_actions(players: int, expansions: frozenset[str]) -> int:

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from carca_bot.engine.catalogue import EXPANSIONS
 from carca_bot.engine.game import Game
 from carca_bot.engine.randomplay import play_random_turn
-from carca_bot.engine.record import replay, replay_text, write_record
+from carca_bot.engine.record import replay, replay_file, replay_text, write_record
 from carca_bot.engine.setup import Setup
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,6 +111,33 @@ def test_cli_refuses_a_bad_action_naming_its_index(tmp_path: Path) -> None:
     status, out, _ = run_cli(path)
     assert status == 2 and out["error"]["index"] == 1
     assert "a skipped abbey carries nothing else" in out["error"]["message"]
+
+
+def test_replay_file_answers_as_the_cli_does(tmp_path: Path) -> None:
+    """`replay_file` is what the CLI should call: same answers, bounded reading."""
+    files = {"good": json.dumps(with_(actions=[tile_turn()])),
+             "illegal": json.dumps(with_(actions=[tile_turn(at=[5, 5])])),
+             "deep": HOSTILE["depth 100000 of lists"](), "broken": "[1, 2"}
+    for name, text in files.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(text)
+        status, out, _ = run_cli(path)
+        assert replay_file(path) == (status, out), name
+    (tmp_path / "latin1.json").write_bytes(b'{"players": ["Jos\xe9"]}')
+    for name in ("latin1.json", "missing.json"):
+        status, out = replay_file(tmp_path / name)
+        assert status == 2 and out["error"]["message"].startswith("cannot read")
+        assert (status, out) == run_cli(tmp_path / name)[:2]
+
+
+def test_replay_file_does_not_read_a_huge_file(tmp_path: Path) -> None:
+    huge = tmp_path / "huge.json"
+    with open(huge, "wb") as file:
+        file.truncate(20 * 10**9)  # sparse: costs no disk, but reading it all would not end
+    started = time.perf_counter()
+    status, out = replay_file(huge)
+    assert status == 2 and "larger than" in out["error"]["message"]
+    assert time.perf_counter() - started < FAST
 
 
 # -- the fuzz ------------------------------------------------------------------------------------

@@ -12,6 +12,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from carca_bot.engine.catalogue import EXPANSIONS, catalogue
 from carca_bot.engine.errors import RecordError
@@ -25,7 +27,9 @@ from carca_bot.engine.limits import (
     MAX_SEED,
     MAX_TUNNEL_PAIRS,
     max_actions,
+    name_key,
     name_problem,
+    safe_name,
 )
 from carca_bot.engine.randomplay import random_game
 from carca_bot.engine.record import check_action, parse_record, replay, replay_text, write_record
@@ -312,3 +316,36 @@ def test_parse_keeps_every_bound_value() -> None:
     assert parse_record(data).setup.seed == MAX_SEED
     status, out = replay(data)
     assert status == 0 and out["supply"]["Ana"]["tokens"] == 2 * MAX_TUNNEL_PAIRS
+
+
+# -- names the bot does not choose ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("wanted", "taken", "name"), [
+    ("Ana", [], "Ana"),
+    ("  Ana \n  Maria ", [], "Ana Maria"),
+    ("\u202eAna\u200b", [], "Ana"),
+    ("\u202e\u200b\x00", [], "Player"),
+    ("a" * 40, [], "a" * MAX_NAME_CHARS),
+    ("Ana", ["ana"], "Ana 2"),
+    ("Ana", ["Ana", "Ana 2"], "Ana 3"),
+    ("b" * 40, ["b" * MAX_NAME_CHARS], "b" * (MAX_NAME_CHARS - 2) + " 2"),
+    ("👨\u200d👩\u200d👧", [], "👨\u200d👩\u200d👧"),
+    ("Zoe\u0308", ["Zoë"], "Zoë 2"),
+    ("x\ud800y", [], "xy"),
+])
+def test_safe_name(wanted: str, taken: list[str], name: str) -> None:
+    assert safe_name(wanted, taken) == name
+
+
+ODD = st.text(st.one_of(st.characters(), st.sampled_from(
+    ["\ud800", "\udfff", "\u200d", "\u202e", "\u200b", "😀", "👩", "\u0301", "\ufe0f", " ", "\n",
+     "A", "a", "\uff21", "\U0001f3fb"])), max_size=60)
+
+
+@settings(max_examples=500, deadline=None)
+@given(ODD, st.lists(ODD, max_size=5))
+def test_safe_name_always_gives_a_name_the_record_accepts(wanted: str, taken: list[str]) -> None:
+    name = safe_name(wanted, taken)
+    assert name_problem(name) is None
+    assert name_key(name) not in {name_key(t) for t in taken}
