@@ -128,6 +128,17 @@ def load_record_text(text: str) -> object:
         raise RecordError(f"the record nests deeper than {MAX_DEPTH} levels") from None
 
 
+def load_record_bytes(raw: bytes) -> object:
+    """Decode a record's file contents (an upload, say) as `load_record_text` does."""
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(f"the record is larger than {MAX_RECORD_BYTES:,} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"the record is not UTF-8 text: {exc}") from None
+    return load_record_text(text)
+
+
 # -- checking values --------------------------------------------------------------------
 
 

@@ -22,9 +22,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from carca_bot.engine.catalogue import EXPANSIONS
+from carca_bot.engine.errors import RecordError
 from carca_bot.engine.game import Game
 from carca_bot.engine.randomplay import play_random_turn
-from carca_bot.engine.record import replay, replay_file, replay_text, write_record
+from carca_bot.engine.record import (
+    load_record_bytes,
+    replay,
+    replay_file,
+    replay_text,
+    write_record,
+)
 from carca_bot.engine.setup import Setup
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -301,3 +308,14 @@ def test_plausible_edits_get_a_well_formed_answer(data: st.DataObject) -> None:
         actions[i][key] = data.draw(PARTS[key])
     del actions[data.draw(st.integers(1, len(actions))):]
     _check(json.dumps({**record, "actions": actions}))
+
+
+def test_uploaded_bytes_are_read_within_the_bounds() -> None:
+    """What the bot's import needs: plain json.loads raises RecursionError on deep text."""
+    for name in ("depth 100000 of lists", "depth 100000 of objects", "a 10**6-digit integer",
+                 "a 50 MB string"):
+        with pytest.raises(RecordError):
+            load_record_bytes(HOSTILE[name]().encode())
+    with pytest.raises(RecordError, match="not UTF-8 text"):
+        load_record_bytes(b'{"players": ["Jos\xe9"]}')
+    assert load_record_bytes(json.dumps(BASE).encode()) == BASE
