@@ -124,7 +124,7 @@ def load_record_text(text: str) -> object:
                           parse_constant=_parse_constant, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not valid JSON: {exc}") from None
-    except RecursionError:  # the depth check above makes this unreachable; belt and braces
+    except RecursionError:  # the depth count above rules this out; a slip there still refuses
         raise RecordError(f"the record nests deeper than {MAX_DEPTH} levels") from None
 
 
@@ -145,14 +145,15 @@ def load_record_bytes(raw: bytes) -> object:
 def _shown(value: object) -> str:
     """A value from the record for a message: quoted, escaped and short."""
     if not isinstance(value, str):
-        return f"a {type(value).__name__}"
+        return f"a value of type {type(value).__name__}"
     if len(value) > MAX_NAME_CHARS:
         return repr(value[:MAX_NAME_CHARS]) + "…"
     return repr(value)
 
 
 def _first(keys: set[Any]) -> str:
-    return _shown(min(keys, key=lambda k: (not isinstance(k, str), str(k)[:100])))
+    """The first of some unwanted keys, for a message (only text keys come from JSON)."""
+    return _shown(min(keys, key=lambda k: (0, k) if isinstance(k, str) else (1, "")))
 
 
 def _is_int(value: object) -> bool:

@@ -104,7 +104,7 @@ def test_a_record_at_the_action_bound_fits_the_container_bound() -> None:
     ({"rules": {"tunnel_pairs": 10**8}}, "tunnel_pairs must be a whole number from 0 to 10"),
     ({"rules": {"tunnel_pairs": MAX_TUNNEL_PAIRS + 1}}, "tunnel_pairs"),
     ({"rules": {"tunnel_pairs": -1}}, "tunnel_pairs"),
-    ({"rules": {"wagon": ["c2"] * 1000}}, "unknown wagon rule a list"),
+    ({"rules": {"wagon": ["c2"] * 1000}}, "unknown wagon rule a value of type list"),
     ({"seed": -1}, "seed must be a whole number from 0 to 2**63 - 1"),
     ({"seed": MAX_SEED + 1}, "seed"),
     ({"seed": 2.5}, "seed"),
@@ -349,3 +349,9 @@ def test_safe_name_always_gives_a_name_the_record_accepts(wanted: str, taken: li
     name = safe_name(wanted, taken)
     assert name_problem(name) is None
     assert name_key(name) not in {name_key(t) for t in taken}
+
+
+def test_keys_that_are_not_text_are_named_by_type() -> None:
+    """Only the Python API can pass such keys; they must not break the message."""
+    message = malformed({**record([]), 10**5000: 1, (1, 2): 3})
+    assert message in ("unknown key a value of type tuple", "unknown key a value of type int")
