@@ -173,7 +173,16 @@ LEAF = st.one_of(st.none(), st.booleans(),
                  st.integers(min_value=-(2**70), max_value=2**70),
                  st.sampled_from([0, 1, 90, 270, -1, 2**63, 2**63 - 1, 10**20]),
                  st.floats(allow_nan=False), ODD_TEXT, st.text(max_size=12))
-JSON = st.recursive(LEAF, lambda inner: st.one_of(
+
+def _nested(depth: int) -> Any:
+    value: Any = 0
+    for level in range(depth):
+        value = [value] if level % 2 else {"a": value}
+    return value
+
+
+DEEP = st.integers(1, 40).map(_nested)  # around the depth bound, on either side
+JSON = st.recursive(st.one_of(LEAF, DEEP), lambda inner: st.one_of(
     st.lists(inner, max_size=4),
     st.dictionaries(st.one_of(ODD_TEXT, st.sampled_from(
         ["by", "tile", "at", "rot", "deploy", "recall", "token", "token_first", "abbey",
