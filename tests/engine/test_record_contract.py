@@ -39,6 +39,9 @@ def malformed(data: Any) -> dict[str, Any]:
     ({"start": {"tile": "ZZ", "rot": 0}}, "unknown tile id 'ZZ'"),
     ({"start": {"tile": "D", "rot": 45}}, "rot"),
     ({"colour": "red"}, "unknown key 'colour'"),
+    ({"rules": {"tunnel_pairs": 10**8}}, "tunnel_pairs"),
+    ({"seed": -7}, "seed"),
+    ({"players": ["Ana", "\u202eBen"]}, "invisible character"),
 ])
 def test_malformed_records(change: dict[str, Any], words: str) -> None:
     error = malformed({**record([]), **change})
@@ -65,6 +68,10 @@ def test_malformed_records(change: dict[str, Any], words: str) -> None:
     ({"by": "Ana", "wagon": {"at": [0, 0]}}, "'on'"),
     ({"by": "Ana", "tile": "U", "at": [True, 0], "rot": 0}, "square"),
     ("tile", "must be an object"),
+    ({"by": "Ana", "abbey": "skip", "deploy": {"figure": "follower", "on": "C"}},
+     "a skipped abbey carries nothing else"),
+    ({"end": True, "by": "Ana"}, "does not belong to an end action"),
+    ({"by": "Ana", "tile": "U", "at": [1, 0], "rot": 0, "token_first": True}, "token_first"),
 ])
 def test_malformed_actions_name_their_index(action: Any, words: str) -> None:
     error = malformed(record([turn("Ana", "U", (1, 0)), action]))
