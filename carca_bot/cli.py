@@ -7,51 +7,12 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
-
-MAX_RECORD_BYTES = 4 * 1024 * 1024  # a whole game's record is well under 100 KiB
-
-
-def _read_record(name: str) -> str:
-    """The record file's text, read with a size cap before decoding; raises ValueError
-    with a message for the `carca-result/1` error object."""
-    path = Path(name)
-    try:
-        if path.is_dir():
-            raise ValueError(f"{name} is a folder, not a record file")
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_RECORD_BYTES + 1)
-    except FileNotFoundError:
-        raise ValueError(f"cannot read {name}: there is no such file") from None
-    except OSError as exc:
-        raise ValueError(f"cannot read {name}: {exc.strerror or exc}") from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise ValueError(f"{name} is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB, "
-                         "far more than any game's record")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{name} is not UTF-8 text (byte {data[exc.start]:#04x} at offset "
-                         f"{exc.start})") from None
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from carca_bot.engine.record import RESULT_FORMAT, replay_text
+    from carca_bot.engine.record import replay_file
 
-    def refused(message: str) -> tuple[int, dict[str, object]]:
-        return 2, {"format": RESULT_FORMAT, "error": {"index": None, "message": message}}
-
-    try:
-        text = _read_record(args.file)
-    except ValueError as exc:
-        status, out = refused(str(exc))
-    else:
-        try:
-            status, out = replay_text(text)
-        except RecursionError:  # the JSON reader's own limits, if the record's let them by
-            status, out = refused("not a readable record: its JSON is nested too deeply")
-        except ValueError as exc:
-            status, out = refused(f"not a readable record: {exc}")
+    status, out = replay_file(args.file)
     _print_json(out)
     return status
 

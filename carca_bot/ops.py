@@ -425,7 +425,8 @@ def _game_error(db: sqlite3.Connection, row: tuple[Any, ...]) -> str | None:
 
     Anything at all may be wrong in a damaged file, so every exception is a finding.
     """
-    from carca_bot.engine.record import replay, write_record
+    from carca_bot.engine.errors import RecordError
+    from carca_bot.engine.record import check_action, replay, write_record
     from carca_bot.service.live import rebuild, started
     from carca_bot.service.model import GameOptions
     from carca_bot.store.store import ACTIONS_OF_GAME, SEATS_OF_GAME, game_data
@@ -438,6 +439,11 @@ def _game_error(db: sqlite3.Connection, row: tuple[Any, ...]) -> str | None:
             return f"seat numbers {[s.seat for s in seats]} are not 0 to {len(seats) - 1}"
         if game_row.version < len(actions):
             return f"version {game_row.version} is below the {len(actions)} moves logged"
+        for index, logged in enumerate(actions):
+            try:
+                check_action(logged.action, index)
+            except RecordError as exc:
+                return f"stored move {index} is malformed: {exc}"
         GameOptions.from_json(game_row.options)  # every view of the game reads them
         live = rebuild(data)
         if not started(game_row):

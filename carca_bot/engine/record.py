@@ -465,14 +465,24 @@ def replay_text(text: str) -> tuple[int, dict[str, Any]]:
 
 def read_record_file(path: str | Path) -> str:
     """A record file's text, reading no more than a record may be; or RecordError."""
+    name = str(path)
     try:
+        if Path(path).is_dir():
+            raise RecordError(f"{name} is a folder, not a record file")
         with open(path, "rb") as file:
             raw = file.read(MAX_RECORD_BYTES + 1)
-        if len(raw) > MAX_RECORD_BYTES:
-            raise RecordError(f"the record is larger than {MAX_RECORD_BYTES:,} bytes")
+    except FileNotFoundError:
+        raise RecordError(f"cannot read {name}: there is no such file") from None
+    except OSError as exc:
+        raise RecordError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(f"the record is larger than {MAX_RECORD_BYTES:,} bytes, far more "
+                          "than any game's record")
+    try:
         return raw.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"cannot read {path}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{name} is not UTF-8 text (byte {raw[exc.start]:#04x} at offset "
+                          f"{exc.start})") from None
 
 
 def replay_file(path: str | Path) -> tuple[int, dict[str, Any]]:

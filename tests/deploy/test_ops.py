@@ -269,6 +269,11 @@ async def test_check_names_a_game_with_an_illegal_move(
     ("table-1", "DELETE FROM actions WHERE game_id = :game AND seq = 3", (), "gap"),
     ("table-1", "UPDATE actions SET action = ? WHERE game_id = :game AND seq = 0",
      ("{not json",), "JSONDecodeError"),
+    ("table-1", "UPDATE actions SET action = json_set(action, '$.bogus', 1) "
+     "WHERE game_id = :game AND seq = 2", (), "stored move 2 is malformed"),
+    ("table-0", "UPDATE actions SET action = json_set(action, '$.deploy.extra', 1) "
+     "WHERE game_id = :game AND seq = (SELECT min(seq) FROM actions WHERE game_id = :game "
+     "AND json_extract(action, '$.deploy') IS NOT NULL)", (), "is malformed: "),
     ("table-0", "UPDATE games SET status = 'active', outcome = NULL WHERE id = :game", (),
      "marked active"),
     ("table-2", "UPDATE games SET pending = ? WHERE id = :game",

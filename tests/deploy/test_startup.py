@@ -158,7 +158,7 @@ def test_replay_of_a_1_gb_file_reads_only_the_first_mebibytes(tmp_path: Path) ->
     huge = tmp_path / "huge.json"
     with open(huge, "wb") as handle:  # sparse: takes no room on the disk
         handle.truncate(1024**3)
-    refused(cli("replay", str(huge)), "larger than 4 MiB")
+    refused(cli("replay", str(huge)), "larger than 1,000,000 bytes")
 
 
 @pytest.mark.parametrize(("name", "text"), [

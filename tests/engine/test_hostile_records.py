@@ -131,9 +131,10 @@ def test_replay_file_answers_as_the_cli_does(tmp_path: Path) -> None:
         status, out, _ = run_cli(path)
         assert replay_file(path) == (status, out), name
     (tmp_path / "latin1.json").write_bytes(b'{"players": ["Jos\xe9"]}')
-    for name in ("latin1.json", "missing.json"):
+    for name, words in (("latin1.json", "is not UTF-8 text (byte 0xe9 at offset 17)"),
+                        ("missing.json", "cannot read")):
         status, out = replay_file(tmp_path / name)
-        assert status == 2 and out["error"]["message"].startswith("cannot read")
+        assert status == 2 and words in out["error"]["message"]
         assert (status, out) == run_cli(tmp_path / name)[:2]
 
 
