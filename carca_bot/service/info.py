@@ -20,7 +20,7 @@ from carca_bot.service.model import (
     User,
     Where,
 )
-from carca_bot.service.views import deciding_seat
+from carca_bot.service.views import deciding_seat, seed_is_public
 from carca_bot.store import ChannelBusy, SeatRow
 
 
@@ -68,13 +68,20 @@ class InfoOps(ServiceCore):
         return summaries
 
     async def export(self, where: Where, game_id: int | None = None) -> dict[str, Any]:
-        """The game as a carca-record/1 object: confirmed actions only."""
+        """The game as a carca-record/1 object: confirmed actions only.
+
+        A game still being played is exported without its seed: the seed fixes every
+        draw to come. An analysis game keeps the seed its importer gave.
+        """
         record: list[dict[str, Any]] = []
 
         async def body(live: Live) -> None:
             if live.game is None:
                 raise NotAllowed("the game has not started: there is nothing to export yet")
-            record.append(write_record(live.game))
+            written = write_record(live.game)
+            if not seed_is_public(live):
+                written.pop("seed", None)
+            record.append(written)
 
         await self._act_on(await self._game_id(where, game_id), None, body)
         return record[0]

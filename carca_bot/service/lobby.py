@@ -14,6 +14,10 @@ from carca_bot.service.model import MAX_PLAYERS, GameOptions, TurnView, User, Wh
 from carca_bot.store import ChannelBusy, SeatRow
 
 NAME_LENGTH = 32
+# The seed fixes the seat order and every draw. Seat order and the first draws are
+# public, so the seed must be far too large to search (2^31 seeds take minutes);
+# 63 bits is what SQLite's INTEGER holds.
+SEED_BITS = 63
 
 
 def unique_name(wanted: str, taken: set[str]) -> str:
@@ -32,7 +36,7 @@ def renumber(seats: list[SeatRow]) -> list[SeatRow]:
 class LobbyOps(ServiceCore):
     async def create(self, where: Where, host: User, options: GameOptions) -> TurnView:
         """Open a lobby in the channel with `host` seated; one lobby or game per channel."""
-        seed = options.seed if options.seed is not None else secrets.randbits(31)
+        seed = options.seed if options.seed is not None else secrets.randbits(SEED_BITS)
         seat = SeatRow(0, host.id, unique_name(host.name, set()), 0)
         try:
             game_id = await self.store.create_game(where.guild, where.channel, seat,

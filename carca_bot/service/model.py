@@ -42,7 +42,8 @@ class GameOptions:
     auto_play: bool = False  # when the timer runs out, play the turn for the player
     max_players: int = MAX_PLAYERS
     allow_solo: bool = False  # the host may start alone
-    seed: int | None = None  # None: a random seed at creation
+    # None: a secret random seed at creation. Never shown while the game can deal.
+    seed: int | None = field(default=None, repr=False)
     tunnel_pairs: int | None = None
     start: tuple[str, int] | None = None  # start tile and quarter turns (imported records)
     analysis: bool = False  # an imported record: the host plays every seat

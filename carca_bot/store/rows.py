@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 LIVE_STATUSES = ("lobby", "active")
@@ -25,7 +25,7 @@ class GameRow:
     status: str  # lobby, active, finished, cancelled
     host_id: str
     options: dict[str, Any]
-    seed: int | None
+    seed: int | None = field(repr=False)  # secret while the game runs: keep it out of logs
     created_at: float
     updated_at: float
     version: int  # bumped by every write; the optimistic-concurrency token
