@@ -24,6 +24,7 @@ from carca_bot.service.errors import (
     NotInGame,
     NotNow,
     NotYourTurn,
+    SavedNotShown,
     ServiceError,
     Unavailable,
 )
@@ -42,10 +43,11 @@ from carca_bot.service.model import (
     Where,
 )
 from carca_bot.service.play import PlayOps
+from carca_bot.service.posts import CatchUp, PendingPost, PostOps
 from carca_bot.store import Store
 
 
-class GameService(LobbyOps, PlayOps, InfoOps):
+class GameService(LobbyOps, PlayOps, InfoOps, PostOps):
     """All operations; one instance per process and database file."""
 
     @classmethod
@@ -81,6 +83,7 @@ for _name, _operation in inspect.getmembers(GameService, inspect.iscoroutinefunc
 __all__ = [
     "MUST_WORDS",
     "BadInput",
+    "CatchUp",
     "ChannelBusy",
     "Choices",
     "GameMovedOn",
@@ -93,6 +96,8 @@ __all__ = [
     "NotInGame",
     "NotNow",
     "NotYourTurn",
+    "PendingPost",
+    "SavedNotShown",
     "SeatView",
     "ServiceError",
     "TimerReport",

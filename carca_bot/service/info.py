@@ -64,7 +64,8 @@ class InfoOps(ServiceCore):
                     scores=tuple(game.scores) if game is not None else (0,) * len(live.seats),
                     waiting_for=None if who is None else live.seats[who].name,
                     your_turn=who is not None and live.seats[who].user_id == user_id,
-                    updated_at=live.row.updated_at))
+                    updated_at=live.row.updated_at,
+                    deadline=live.row.deadline if live.row.status == "active" else None))
         return summaries
 
     async def export(self, where: Where, game_id: int | None = None) -> dict[str, Any]:
@@ -120,7 +121,7 @@ class InfoOps(ServiceCore):
         except ChannelBusy:
             raise errors.ChannelBusy("this channel already has a game: import the record "
                                      "elsewhere, or cancel that game first") from None
-        return await self._act_on(game_id, user.id, nothing)
+        return await self._shown(game_id, user.id)
 
     async def check_timers(self, now: float | None = None) -> list[TimerReport]:
         """Games whose player to act is past their deadline.
@@ -152,9 +153,9 @@ class InfoOps(ServiceCore):
             assert who is not None
             late.append(live.seats[who])
             if live.options.auto_play:
-                await self._auto(live, who, "ran out of time")
+                self._auto(live, who, "ran out of time")
             else:
-                await self._write(live, {"deadline": now + timer})
+                self._change(live, {"deadline": now + timer})
                 live.notes.append(f"{live.seats[who].name}, your time for this turn is up")
 
         return body

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from carca_bot.engine.game import Game
 from carca_bot.service import errors
-from carca_bot.service.core import ServiceCore, nothing
+from carca_bot.service.core import ServiceCore
 from carca_bot.service.errors import NotAllowed, NotInGame
 from carca_bot.service.live import LOBBY_CLOSED, Live, seating, setup_for
 from carca_bot.service.model import MAX_PLAYERS, GameOptions, TurnView, User, Where
@@ -44,7 +44,7 @@ class LobbyOps(ServiceCore):
         except ChannelBusy:
             raise errors.ChannelBusy("this channel already has a game: join it, or the host "
                                      "can cancel it") from None
-        return await self._act_on(game_id, host.id, nothing)
+        return await self._shown(game_id, host.id)
 
     async def join(self, where: Where, user: User, expect: int | None = None) -> TurnView:
         async def body(live: Live) -> None:
@@ -58,7 +58,7 @@ class LobbyOps(ServiceCore):
             colour = min(c for c in range(MAX_PLAYERS) if c not in colours)
             name = unique_name(user.name, {s.name for s in live.seats})
             seats = [*live.seats, SeatRow(len(live.seats), user.id, name, colour)]
-            await self._write(live, {}, seats)
+            self._change(live, {}, seats)
             live.notes.append(f"{name} joined")
 
         return await self._act(where, user, body, expect)
@@ -72,7 +72,7 @@ class LobbyOps(ServiceCore):
             if live.row.status == "active":
                 raise NotAllowed("the game has started: use resign to stop playing")
             self._need_lobby(live, "leave")
-            await self._remove(live, seat, f"{seat.name} left")
+            self._remove(live, seat, f"{seat.name} left")
 
         return await self._act(where, user, body, expect)
 
@@ -88,9 +88,9 @@ class LobbyOps(ServiceCore):
             if live.row.status == "lobby":
                 if target == live.row.host_id:
                     raise NotAllowed("the host cannot be kicked: cancel the game instead")
-                await self._remove(live, seat, f"{seat.name} was removed from the lobby")
+                self._remove(live, seat, f"{seat.name} was removed from the lobby")
                 return
-            await self._resign(live, seat, f"{seat.name} was removed from the game")
+            self._resign(live, seat, f"{seat.name} was removed from the game")
 
         return await self._act(where, caller, body, expect)
 
@@ -108,7 +108,7 @@ class LobbyOps(ServiceCore):
             order = seating(live.row.seed, count)
             seats = renumber([live.seats[i] for i in order])
             game = Game(setup_for(live.row, seats))
-            await self._write(live, {"status": "active", "deadline": self._deadline(live)},
+            self._change(live, {"status": "active", "deadline": self._deadline(live)},
                               seats)
             live.game = game
             live.notes.append("the game starts; turn order: " + ", ".join(s.name for s in seats))
@@ -121,7 +121,7 @@ class LobbyOps(ServiceCore):
             if not self._is_host(live, caller, is_admin):
                 raise NotAllowed("only the host or a server admin can cancel the game")
             outcome = "cancelled" if live.row.status == "active" else LOBBY_CLOSED
-            await self._write(live, {"status": "cancelled", "outcome": outcome,
+            self._change(live, {"status": "cancelled", "outcome": outcome,
                                      "pending": None, "deadline": None})
             if live.pending is not None and live.game is not None:
                 live.game.restore()  # the unconfirmed steps go, in memory as on disk
@@ -140,7 +140,7 @@ class LobbyOps(ServiceCore):
             seat = live.seat_of(user.id)
             if seat is None:
                 raise NotInGame("you are not playing in this game")
-            await self._resign(live, seat, f"{seat.name} resigned")
+            self._resign(live, seat, f"{seat.name} resigned")
 
         return await self._act(where, user, body, expect)
 
@@ -151,7 +151,7 @@ class LobbyOps(ServiceCore):
         if live.row.status != "lobby":
             raise NotAllowed(f"you cannot {what} now: the game has already started")
 
-    async def _remove(self, live: Live, seat: SeatRow, note: str) -> None:
+    def _remove(self, live: Live, seat: SeatRow, note: str) -> None:
         seats = renumber([s for s in live.seats if s.user_id != seat.user_id])
         changes: dict[str, object] = {}
         if seat.user_id == live.row.host_id:
@@ -162,10 +162,10 @@ class LobbyOps(ServiceCore):
             else:
                 changes.update(status="cancelled", outcome=LOBBY_CLOSED)
                 live.notes.append("the lobby is empty and closed")
-        await self._write(live, changes, seats)
+        self._change(live, changes, seats)
         live.notes.insert(0, note)
 
-    async def _resign(self, live: Live, seat: SeatRow, note: str) -> None:
+    def _resign(self, live: Live, seat: SeatRow, note: str) -> None:
         """Resigning keeps the resigner's figures and points on the board; they rank last.
 
         The game goes on while at least two players remain (a solo game: while its
@@ -184,7 +184,7 @@ class LobbyOps(ServiceCore):
             changes.update(status="finished", outcome="resigned", deadline=None)
         if live.pending is not None and (live.pending.seat == seat.seat or changes):
             changes["pending"] = None
-        await self._write(live, changes, seats)
+        self._change(live, changes, seats)
         if "pending" in changes:
             live.game.restore()
             live.pending = None

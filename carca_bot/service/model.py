@@ -152,7 +152,10 @@ class TurnView:
     steps: tuple[str, ...]  # the unconfirmed steps of the turn, in words
     events: tuple[str, ...]  # what happened during this command
     tiles_left: int
-    deadline: float | None
+    deadline: float | None  # when the player to act runs out of time (a Unix time)
+    # The carca-record/1 actions this command committed, in order: the player's own
+    # move, then any played for others (resigned, out of time) and discards.
+    played: tuple[dict[str, Any], ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -198,6 +201,7 @@ class GameSummary:
     waiting_for: str | None  # name of who must act
     your_turn: bool
     updated_at: float
+    deadline: float | None = None  # when the player to act runs out of time
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from carca_bot.engine.game import Phase
 from carca_bot.service.live import Live, Step
@@ -100,7 +101,8 @@ def _prompt(live: Live, mine: bool, must: str, tile: str | None,
     }[must]
 
 
-def build_view(live: Live, viewer: str | None, events: list[str]) -> TurnView:
+def build_view(live: Live, viewer: str | None, events: list[str],
+               played: tuple[dict[str, Any], ...] = ()) -> TurnView:
     game = live.game
     seats = [
         SeatView(s.seat, s.user_id, s.name, s.colour,
@@ -123,6 +125,7 @@ def build_view(live: Live, viewer: str | None, events: list[str]) -> TurnView:
         tile=tile if mine else None, steps=steps, events=tuple(events),
         tiles_left=game.tiles_left if game is not None else 0,
         deadline=live.row.deadline if live.row.status == "active" else None,
+        played=played,
     )
 
 
