@@ -19,6 +19,7 @@ from carca_bot.service.errors import (
     ChannelBusy,
     GameMovedOn,
     IllegalMoveError,
+    LimitReached,
     NoGameHere,
     NotAllowed,
     NotInGame,
@@ -31,10 +32,12 @@ from carca_bot.service.errors import (
 from carca_bot.service.info import InfoOps
 from carca_bot.service.lobby import LobbyOps
 from carca_bot.service.model import (
+    DEFAULT_LIMITS,
     MUST_WORDS,
     Choices,
     GameOptions,
     GameSummary,
+    Limits,
     SeatView,
     TimerReport,
     TurnOrder,
@@ -52,10 +55,11 @@ class GameService(LobbyOps, PlayOps, InfoOps, PostOps):
 
     @classmethod
     async def open(cls, path: str | Path, clock: Callable[[], float] = time.time,
-                   synchronous: str = "FULL") -> GameService:
-        return cls(await Store.open(path, synchronous=synchronous), clock)
+                   synchronous: str = "FULL", limits: Limits = DEFAULT_LIMITS) -> GameService:
+        return cls(await Store.open(path, synchronous=synchronous), clock, limits)
 
     async def close(self) -> None:
+        self._workers.close()
         await self.store.close()
 
 
@@ -91,6 +95,8 @@ __all__ = [
     "GameService",
     "GameSummary",
     "IllegalMoveError",
+    "LimitReached",
+    "Limits",
     "NoGameHere",
     "NotAllowed",
     "NotInGame",

@@ -37,11 +37,12 @@ from carca_bot.service.errors import (
     NotYourTurn,
     SavedNotShown,
 )
+from carca_bot.service.heavy import Workers
 from carca_bot.service.live import Batch, Live, Pending, owed_post, rebuild
-from carca_bot.service.model import TurnView, User, Where
+from carca_bot.service.model import DAY, DEFAULT_LIMITS, Limits, TurnView, User, Where
 from carca_bot.service.play_auto import auto_move
 from carca_bot.service.views import build_view, waiting_words
-from carca_bot.store import Conflict, PublicChange, SeatRow, Store
+from carca_bot.store import Conflict, PublicChange, SeatRow, Store, Usage, UsageCheck
 
 Body = Callable[[Live], Awaitable[None]]
 CACHE_SIZE = 256
@@ -70,9 +71,12 @@ async def nothing(live: Live) -> None:
 
 
 class ServiceCore:
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
+                 limits: Limits = DEFAULT_LIMITS) -> None:
         self.store = store
         self.clock = clock
+        self.limits = limits
+        self._workers = Workers()
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._commits: defaultdict[int, int] = defaultdict(int)
         self._cache: OrderedDict[int, Live] = OrderedDict()
@@ -105,7 +109,7 @@ class ServiceCore:
         data = await self.store.load(game_id)
         if data is None:
             raise NoGameHere(f"there is no game {game_id}")
-        live = rebuild(data)
+        live = await self._workers.run(lambda: rebuild(data))
         self._cache[game_id] = live
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
@@ -181,6 +185,18 @@ class ServiceCore:
         except Exception as exc:
             log.exception("game %s: showing a new game failed", game_id)
             raise SavedNotShown(SAVED) from exc
+
+    # -- limits -----------------------------------------------------------------
+
+    def _usage_check(self, check: Callable[[Usage], None]) -> UsageCheck:
+        """`check` as the store runs it inside the transaction that creates a game."""
+        now = self.clock()
+        return UsageCheck(threads_since=now - DAY, imports_since=now - 3600,
+                          forget_before=now - DAY, check=check)
+
+    async def _usage(self, guild: str, user: str) -> Usage:
+        check = self._usage_check(lambda usage: None)
+        return await self.store.usage(guild, user, check.threads_since, check.imports_since)
 
     # -- writing: a command stages its changes, `_flush` stores them at once ------
 

@@ -52,6 +52,11 @@ class Unavailable(ServiceError):
     """The database could not be used just now (busy too long, disk full); nothing changed."""
 
 
+class LimitReached(NotAllowed):
+    """The user or the server holds as much as `Limits` allows; the message says which
+    limit and what to do."""
+
+
 class SavedNotShown(ServiceError):
     """The command WAS stored, but its result could not be shown; it must not be repeated.
 

@@ -9,6 +9,7 @@ from carca_bot.engine.game import Game
 from carca_bot.service import errors
 from carca_bot.service.core import ServiceCore
 from carca_bot.service.errors import NotAllowed, NotInGame
+from carca_bot.service.limits import check_creation, check_games, check_start
 from carca_bot.service.live import LOBBY_CLOSED, Live, seating, setup_for
 from carca_bot.service.model import MAX_PLAYERS, GameOptions, TurnView, User, Where
 from carca_bot.store import ChannelBusy, SeatRow
@@ -34,13 +35,26 @@ def renumber(seats: list[SeatRow]) -> list[SeatRow]:
 
 
 class LobbyOps(ServiceCore):
-    async def create(self, where: Where, host: User, options: GameOptions) -> TurnView:
-        """Open a lobby in the channel with `host` seated; one lobby or game per channel."""
+    async def check_can_create(self, guild: str, user_id: str, new_thread: bool) -> None:
+        """LimitReached if the user may not open a lobby now (in a new thread, with
+        `new_thread`): for the front end to ask before it makes the thread."""
+        usage = await self._usage(guild, user_id)
+        check_creation(self.limits, usage, new_thread)
+
+    async def create(self, where: Where, host: User, options: GameOptions,
+                     new_thread: bool = False) -> TurnView:
+        """Open a lobby in the channel with `host` seated; one lobby or game per channel.
+
+        `new_thread`: the front end made the thread `where` for this game; it counts
+        against the user's threads per day.
+        """
         seed = options.seed if options.seed is not None else secrets.randbits(SEED_BITS)
         seat = SeatRow(0, host.id, unique_name(host.name, set()), 0)
+        check = self._usage_check(lambda usage: check_creation(self.limits, usage, new_thread))
         try:
             game_id = await self.store.create_game(where.guild, where.channel, seat,
-                                                   options.to_json(), seed, self.clock())
+                                                   options.to_json(), seed, self.clock(),
+                                                   check=check, thread=new_thread)
         except ChannelBusy:
             raise errors.ChannelBusy("this channel already has a game: join it, or the host "
                                      "can cancel it") from None
@@ -51,6 +65,7 @@ class LobbyOps(ServiceCore):
             self._need_lobby(live, "join")
             if live.seat_of(user.id) is not None:
                 raise NotAllowed("you are already in this game")
+            check_games(self.limits, await self._usage(where.guild, user.id))
             limit = min(live.options.max_players, MAX_PLAYERS)
             if len(live.seats) >= limit:
                 raise NotAllowed(f"the game is full ({limit} players)")
@@ -104,6 +119,7 @@ class LobbyOps(ServiceCore):
             if count < 2 and not (live.options.allow_solo and count == 1):
                 raise NotAllowed("at least 2 players are needed to start (or create the game "
                                  "with solo play allowed)")
+            check_start(self.limits, await self._usage(where.guild, caller.id))
             assert live.row.seed is not None
             order = seating(live.row.seed, count)
             seats = renumber([live.seats[i] for i in order])

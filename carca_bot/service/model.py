@@ -95,6 +95,36 @@ class GameOptions:
         )
 
 
+DAY = 24 * 3600
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one user or one server may hold at once, so nobody can flood a server.
+
+    Defaults: an asynchronous game takes days, and a keen player keeps a handful
+    going, so 20 games per user leaves room while a script filling a server
+    meets a wall; 3 open lobbies per user is enough to gather players in a few
+    channels. A server with 25 lobbies waiting or 500 games running is far past
+    normal play. Threads are a moderator's clean-up work, hence 5 per user per
+    day; imports replay a whole record, hence 10 per user per hour. A lobby not
+    started within a week is forgotten: it is cancelled by `check_timers`.
+    """
+
+    lobbies_per_user: int = 3  # open lobbies the user hosts
+    lobbies_per_server: int = 25
+    games_per_user: int = 20  # lobbies and running games the user sits in or hosts
+    games_per_server: int = 500  # running games
+    threads_per_day: int = 5  # threads made for a user's games, rolling 24 hours
+    imports_per_hour: int = 10  # per user, rolling hour
+    lobby_lifetime: float = 7 * DAY  # seconds a lobby may wait for its start
+    record_bytes: int = 256 * 1024  # a whole 6-player game with everything is ~15 KiB
+    import_seconds: float = 5.0  # replaying an imported record must take less
+
+
+DEFAULT_LIMITS = Limits()
+
+
 @dataclass(frozen=True)
 class TurnOrder:
     """A whole turn in one command: tile (or abbey), figure or recall, token."""
@@ -206,7 +236,14 @@ class GameSummary:
 
 @dataclass(frozen=True)
 class TimerReport:
-    """A game whose player to act ran out of time, and what the service did."""
+    """What the timers did to one game, for the front end to say.
+
+    `reason` is "reminder" (the player to act ran out of time; the deadline moved
+    one period on), "auto_played" (their move was played for them: `actions`
+    holds it and anything it led to, `view.deciding` is who is next and
+    `view.deadline` their deadline) or "lobby_expired" (a lobby not started in
+    time was cancelled; `user_id` and `name` are its host).
+    """
 
     game_id: int
     where: Where
@@ -214,3 +251,5 @@ class TimerReport:
     name: str
     auto_played: bool
     view: TurnView
+    reason: str = "reminder"
+    actions: tuple[dict[str, Any], ...] = ()

@@ -27,7 +27,7 @@ async def test_seeds_are_far_too_many_to_search(service: GameService) -> None:
     """Seat order and the first draws are public; 2^31 seeds could be tried in minutes."""
     seeds = []
     for n in range(12):
-        view = await service.create(Where("g", f"c{n}"), ANA, GameOptions())
+        view = await service.create(Where("g", f"c{n}"), User(str(n), "P"), GameOptions())
         row = await service.store.game(view.game_id)
         assert row is not None and row.seed is not None
         seeds.append(row.seed)
