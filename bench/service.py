@@ -15,7 +15,8 @@ concurrently with asyncio.gather, in two rounds:
   player sees at that load.
 
 A move is one committed action: its latency runs from its first service call
-to its last; a command is one service call (one button press). Targets on a
+to its last, including `mark_posted` (the front end confirms the public post,
+one more transaction); a command is one service call (one button press). Targets on a
 2-core machine, without rendering: >= 200 moves/s, p95 < 50 ms at 200 moves/s.
 
 A last round imports --imports whole records at once (replayed in the service's
@@ -78,6 +79,7 @@ async def play_one(service: GameService, index: int, args: argparse.Namespace,
         assert view.deciding is not None and view.deciding.user_id is not None
         began = time.perf_counter()
         view, _ = await play_random_move(service, where, by_id[view.deciding.user_id], rng)
+        await service.mark_posted(view.game_id, view.version)  # as the bot does once posted
         ended = time.perf_counter()
         moves.append((ended, ended - began))
     return time.perf_counter()

@@ -12,8 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from carca_bot.service.core import ServiceCore, nothing
+from carca_bot.service.core import ServiceCore
+from carca_bot.service.live import Live
 from carca_bot.service.model import TurnView
+from carca_bot.store import PublicEvents
 
 
 @dataclass(frozen=True)
@@ -56,16 +58,16 @@ class PostOps(ServiceCore):
 
     async def events_since(self, game_id: int, version: int) -> CatchUp:
         """The public changes after `version` (normally a PendingPost's posted_version)."""
-        changes = await self.store.public_events(game_id, version)
-        view = await self._act_on(game_id, None, nothing)
-        first = min((c.moves_before for c in changes), default=view.moves)
-        record = await self._history(game_id, first)
+        found: list[tuple[list[PublicEvents], tuple[dict[str, Any], ...]]] = []
+
+        async def body(live: Live) -> None:
+            changes = await self.store.public_events(live.id, version)
+            first = min((c.moves_before for c in changes), default=live.seq)
+            history = live.game.history[first:] if live.game is not None else []
+            found.append((changes, tuple(dict(a) for a in history)))
+
+        view = await self._act_on(game_id, None, body)
+        changes, played = found[0]
         newest = max((c.version for c in changes), default=version)
         return CatchUp(game_id, newest, tuple(line for c in changes for line in c.lines),
-                       record, view)
-
-    async def _history(self, game_id: int, first: int) -> tuple[dict[str, Any], ...]:
-        async with self._locked(game_id, None) as live:
-            if live.game is None:
-                return ()
-            return tuple(dict(a) for a in live.game.history[first:])
+                       played, view)
