@@ -153,8 +153,9 @@ class ServiceCore:
             # Only a database left unsettled by an older version has anything to do here;
             # it is stored on its own, so a refused body does not undo it.
             self._settle(live)
-            committed = await self._flush(live, self._news(live, first))
-            middle = Mark.of(live)
+            committed = live.batch is not None and await self._flush(
+                live, self._news(live, first))
+            middle = Mark.of(live) if committed else first
             await body(live)
             self._settle(live)
             committed = await self._flush(live, self._news(live, middle)) or committed

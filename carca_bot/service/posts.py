@@ -27,6 +27,7 @@ class PendingPost:
     channel_id: str
     posted_version: int  # the last version whose post was delivered
     version: int  # the version of the newest change owed a post
+    since: float = 0.0  # when the oldest undelivered change was stored (service clock)
 
 
 @dataclass(frozen=True)
@@ -44,11 +45,11 @@ class PostOps(ServiceCore):
     async def pending_posts(self, limit: int = 50) -> list[PendingPost]:
         """Games owed a public post, the longest waiting first.
 
-        A front end that posts each command's result itself should leave a fresh
-        entry a little time (its own post may be under way) before catching up.
+        A front end that posts each command's result itself should leave an entry
+        whose `since` is only seconds old alone (its own post may be under way).
         """
         return [PendingPost(u.game_id, u.guild_id, u.channel_id, u.posted_version,
-                            u.public_version)
+                            u.public_version, u.since)
                 for u in await self.store.unposted(limit)]
 
     async def mark_posted(self, game_id: int, version: int) -> None:

@@ -67,6 +67,7 @@ class Unposted:
     channel_id: str
     posted_version: int
     public_version: int
+    since: float  # when the oldest undelivered change was stored
 
 
 @dataclass(frozen=True, slots=True)

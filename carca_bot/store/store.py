@@ -341,11 +341,13 @@ class Store:
     async def unposted(self, limit: int) -> list[Unposted]:
         """Games owed a public post, the longest waiting first."""
         rows = await self._rows(
-            "SELECT g.id, g.guild_id, g.channel_id, g.posted_version, g.public_version "
+            "SELECT g.id, g.guild_id, g.channel_id, g.posted_version, g.public_version, "
+            "  (SELECT min(e.at) FROM public_events e WHERE e.game_id = g.id "
+            "   AND e.version > g.posted_version) AS since "
             "FROM games g WHERE g.public_version > g.posted_version "
-            "ORDER BY (SELECT min(e.at) FROM public_events e WHERE e.game_id = g.id "
-            "          AND e.version > g.posted_version), g.id LIMIT ?", (limit,))
-        return [Unposted(int(i), g, c, int(p), int(v)) for i, g, c, p, v in rows]
+            "ORDER BY since, g.id LIMIT ?", (limit,))
+        return [Unposted(int(i), g, c, int(p), int(v), float(t or 0.0))
+                for i, g, c, p, v, t in rows]
 
     async def public_events(self, game_id: int, after: int) -> list[PublicEvents]:
         """The stored public changes of a game newer than version `after`, oldest first."""

@@ -94,7 +94,9 @@ async def test_pending_posts_oldest_first(service: GameService, clock: Clock) ->
     here = await started(service)
     clock.now += 10
     there = await started(service, (CY, BEN), where=THERE)
-    assert [p.game_id for p in await service.pending_posts()] == [here.game_id, there.game_id]
+    owed = await service.pending_posts()
+    assert [p.game_id for p in owed] == [here.game_id, there.game_id]
+    assert [p.since for p in owed] == [clock.now - 10, clock.now]
     assert len(await service.pending_posts(limit=1)) == 1
 
 
