@@ -15,14 +15,19 @@ concurrently with asyncio.gather, in two rounds:
   player sees at that load.
 
 A move is one committed action: its latency runs from its first service call
-to its last; a command is one service call (one button press). Targets on a
+to its last, including `mark_posted` (the front end confirms the public post,
+one more transaction); a command is one service call (one button press). Targets on a
 2-core machine, without rendering: >= 200 moves/s, p95 < 50 ms at 200 moves/s.
+
+A last round imports --imports whole records at once (replayed in the service's
+worker threads) and prints how long the event loop was held up meanwhile.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import sys
@@ -34,8 +39,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from carca_bot.engine.catalogue import EXPANSIONS
+from carca_bot.engine.randomplay import random_game
+from carca_bot.engine.record import write_record
+from carca_bot.engine.setup import Setup
 from carca_bot.local.randomplayer import play_random_move
-from carca_bot.service import GameOptions, GameService, TurnView, User, Where
+from carca_bot.service import GameOptions, GameService, Limits, TurnView, User, Where
 from carca_bot.store import Store
 
 
@@ -71,6 +79,7 @@ async def play_one(service: GameService, index: int, args: argparse.Namespace,
         assert view.deciding is not None and view.deciding.user_id is not None
         began = time.perf_counter()
         view, _ = await play_random_move(service, where, by_id[view.deciding.user_id], rng)
+        await service.mark_posted(view.game_id, view.version)  # as the bot does once posted
         ended = time.perf_counter()
         moves.append((ended, ended - began))
     return time.perf_counter()
@@ -106,19 +115,62 @@ async def one_round(service: TimedService, args: argparse.Namespace,
 async def bench(args: argparse.Namespace, path: Path) -> None:
     expansions = (frozenset(EXPANSIONS) if args.expansions == "all"
                   else frozenset(e for e in args.expansions.split(",") if e))
-    service = TimedService(await Store.open(path, synchronous=args.synchronous))
+    # Every bench game is in one server: lift the per-server limits.
+    limits = Limits(lobbies_per_server=10**6, games_per_server=10**6)
+    service = TimedService(await Store.open(path, synchronous=args.synchronous),
+                           limits=limits)
     print(f"{args.games} games x {args.players} players at a time, expansions: "
           f"{','.join(sorted(expansions)) or 'none'}, synchronous={args.synchronous}")
     try:
         await one_round(service, args, expansions, 0.0)
         if args.rate:
             await one_round(service, args, expansions, args.games / args.rate)
+        if args.imports:
+            await imports_round(service, args.imports)
     finally:
         await service.close()
     games = 2 * args.games if args.rate else args.games
     size = sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
     print(f"database: {size / 1024:.0f} KiB for {games} finished games, "
           f"{size / games / 1024:.1f} KiB per game")
+
+
+async def imports_round(service: GameService, count: int) -> None:
+    """Whole 6-player records imported at once while a ticker on the loop and another
+    channel's status command measure how long the loop is held up."""
+    record = write_record(random_game(Setup(tuple(f"P{i}" for i in range(6)),
+                                            frozenset(EXPANSIONS), seed=1), random.Random(1)))
+    raw = json.dumps(record).encode()
+    await service.create(Where("bench", "bystander"), User("bystander", "By"), GameOptions())
+    lags: list[float] = []
+    statuses: list[float] = []
+    done = asyncio.Event()
+
+    async def ticker() -> None:
+        while not done.is_set():
+            began = time.perf_counter()
+            await asyncio.sleep(0.005)
+            lags.append(time.perf_counter() - began - 0.005)
+
+    async def bystander() -> None:
+        while not done.is_set():
+            began = time.perf_counter()
+            await service.status(Where("bench", "bystander"))
+            statuses.append(time.perf_counter() - began)
+            await asyncio.sleep(0.01)
+
+    tasks = [asyncio.create_task(ticker()), asyncio.create_task(bystander())]
+    await asyncio.sleep(0.02)
+    began = time.perf_counter()
+    await asyncio.gather(*(service.import_record(Where("bench", f"import-{n}"),
+                                                 User(f"importer-{n}", "Imp"), raw)
+                           for n in range(count)))
+    elapsed = time.perf_counter() - began
+    done.set()
+    await asyncio.gather(*tasks)
+    print(f"imports: {count} records of {len(record['actions'])} actions in {elapsed:.2f} s; "
+          f"event loop held up at most {1000 * max(lags):.1f} ms; another channel's status "
+          f"p95 {ms(statuses, 0.95)}, max {ms(statuses, 1.0)}")
 
 
 def main() -> None:
@@ -131,6 +183,8 @@ def main() -> None:
     parser.add_argument("--rate", type=int, default=200,
                         help="moves/s offered in the paced round (0: no paced round)")
     parser.add_argument("--synchronous", default="FULL", choices=("FULL", "NORMAL"))
+    parser.add_argument("--imports", type=int, default=20,
+                        help="records imported at once in the last round (0: none)")
     parser.add_argument("--db", help="keep the database here (default: a temporary file)")
     args = parser.parse_args()
     if args.db:

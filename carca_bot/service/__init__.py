@@ -19,21 +19,25 @@ from carca_bot.service.errors import (
     ChannelBusy,
     GameMovedOn,
     IllegalMoveError,
+    LimitReached,
     NoGameHere,
     NotAllowed,
     NotInGame,
     NotNow,
     NotYourTurn,
+    SavedNotShown,
     ServiceError,
     Unavailable,
 )
 from carca_bot.service.info import InfoOps
 from carca_bot.service.lobby import LobbyOps
 from carca_bot.service.model import (
+    DEFAULT_LIMITS,
     MUST_WORDS,
     Choices,
     GameOptions,
     GameSummary,
+    Limits,
     SeatView,
     TimerReport,
     TurnOrder,
@@ -42,19 +46,21 @@ from carca_bot.service.model import (
     Where,
 )
 from carca_bot.service.play import PlayOps
+from carca_bot.service.posts import CatchUp, PendingPost, PostOps
 from carca_bot.store import Store
 from carca_bot.store.rows import GameRow  # front ends read rows through the service
 
 
-class GameService(LobbyOps, PlayOps, InfoOps):
+class GameService(LobbyOps, PlayOps, InfoOps, PostOps):
     """All operations; one instance per process and database file."""
 
     @classmethod
     async def open(cls, path: str | Path, clock: Callable[[], float] = time.time,
-                   synchronous: str = "FULL") -> GameService:
-        return cls(await Store.open(path, synchronous=synchronous), clock)
+                   synchronous: str = "FULL", limits: Limits = DEFAULT_LIMITS) -> GameService:
+        return cls(await Store.open(path, synchronous=synchronous), clock, limits)
 
     async def close(self) -> None:
+        self._workers.close()
         await self.store.close()
 
 
@@ -82,6 +88,7 @@ for _name, _operation in inspect.getmembers(GameService, inspect.iscoroutinefunc
 __all__ = [
     "MUST_WORDS",
     "BadInput",
+    "CatchUp",
     "ChannelBusy",
     "Choices",
     "GameMovedOn",
@@ -90,11 +97,15 @@ __all__ = [
     "GameService",
     "GameSummary",
     "IllegalMoveError",
+    "LimitReached",
+    "Limits",
     "NoGameHere",
     "NotAllowed",
     "NotInGame",
     "NotNow",
     "NotYourTurn",
+    "PendingPost",
+    "SavedNotShown",
     "SeatView",
     "ServiceError",
     "TimerReport",

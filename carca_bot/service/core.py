@@ -9,16 +9,22 @@ store's version check does the same across processes.
 The cached `Live` is used only if its version equals the one on disk, and is
 dropped whenever a command fails (so a refused command may leave its copy half
 changed), so the log always wins over memory.
+
+A command changes the game in memory and stages its writes (`_change`,
+`_set_pending`, `_take_actions`); `_flush` stores them in one transaction at its
+end, together with the automatic moves it led to. A full disk or a lock thus
+stores all of a command or none of it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import OrderedDict, defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from carca_bot.engine.events import Event
@@ -29,16 +35,35 @@ from carca_bot.service.errors import (
     NotAllowed,
     NotInGame,
     NotYourTurn,
+    SavedNotShown,
 )
-from carca_bot.service.live import Live, Pending, rebuild
-from carca_bot.service.model import TurnView, User, Where
+from carca_bot.service.heavy import Workers
+from carca_bot.service.live import Batch, Live, Pending, owed_post, rebuild
+from carca_bot.service.model import DAY, DEFAULT_LIMITS, Limits, TurnView, User, Where
 from carca_bot.service.play_auto import auto_move
 from carca_bot.service.views import build_view, waiting_words
-from carca_bot.store import Conflict, SeatRow, Store
+from carca_bot.store import Conflict, PublicChange, SeatRow, Store, Usage, UsageCheck
 
 Body = Callable[[Live], Awaitable[None]]
 CACHE_SIZE = 256
 MOVED_ON = "the game moved on while your command was waiting; here is the current state"
+SAVED = ("your command was saved, but the game could not be shown just now: look at it "
+         "again in a moment (do not repeat the command)")
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Where a command's news starts: the events, notes and log length at that point."""
+
+    events: tuple[Event, ...]
+    notes: int
+    seq: int
+
+    @classmethod
+    def of(cls, live: Live) -> Mark:
+        events = tuple(live.game.events) if live.game is not None else ()
+        return cls(events, len(live.notes), live.seq)
 
 
 async def nothing(live: Live) -> None:
@@ -46,9 +71,12 @@ async def nothing(live: Live) -> None:
 
 
 class ServiceCore:
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
+                 limits: Limits = DEFAULT_LIMITS) -> None:
         self.store = store
         self.clock = clock
+        self.limits = limits
+        self._workers = Workers()
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._commits: defaultdict[int, int] = defaultdict(int)
         self._cache: OrderedDict[int, Live] = OrderedDict()
@@ -81,7 +109,7 @@ class ServiceCore:
         data = await self.store.load(game_id)
         if data is None:
             raise NoGameHere(f"there is no game {game_id}")
-        live = rebuild(data)
+        live = await self._workers.run(lambda: rebuild(data))
         self._cache[game_id] = live
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
@@ -114,58 +142,94 @@ class ServiceCore:
 
     async def _act_on(self, game_id: int, viewer: str | None, body: Body,
                       expect: int | None = None, strict: bool = False) -> TurnView:
+        """The body and the automatic moves it leads to, stored in one transaction.
+
+        Once that transaction is committed, nothing may report the command as not
+        made: a failure to show the result is SavedNotShown.
+        """
         async with self._locked(game_id, viewer, expect, strict) as live:
             live.notes = []
-            before = list(live.game.events) if live.game is not None else []
-            await self._settle(live)
+            first = Mark.of(live)
+            # Only a database left unsettled by an older version has anything to do here;
+            # it is stored on its own, so a refused body does not undo it.
+            self._settle(live)
+            committed = live.batch is not None and await self._flush(
+                live, self._news(live, first))
+            middle = Mark.of(live) if committed else first
             await body(live)
-            await self._settle(live)
-            return self._view(live, viewer, self._news(live, before))
+            self._settle(live)
+            committed = await self._flush(live, self._news(live, middle)) or committed
+            try:
+                played = tuple(live.game.history[first.seq:]) if live.game is not None else ()
+                return self._view(live, viewer, self._news(live, first), played)
+            except Exception as exc:
+                if not committed:
+                    raise
+                log.exception("game %s: showing a stored command failed", game_id)
+                raise SavedNotShown(SAVED) from exc
 
     @staticmethod
-    def _news(live: Live, before: list[Event]) -> list[str]:
-        """What happened since `before`: undo rebuilds the event list, so compare, not count."""
+    def _news(live: Live, since: Mark) -> list[str]:
+        """What happened since `since`: undo rebuilds the event list, so compare, not count."""
         after = live.game.events if live.game is not None else []
         same = 0
-        for old, new in zip(before, after, strict=False):
+        for old, new in zip(since.events, after, strict=False):
             if old != new:
                 break
             same += 1
-        return [e.describe(live.names()) for e in after[same:]] + live.notes
+        return [e.describe(live.names()) for e in after[same:]] + live.notes[since.notes:]
 
-    # -- writing ----------------------------------------------------------------
-
-    def _refresh(self, live: Live, version: int, changes: Mapping[str, Any]) -> None:
-        live.row = replace(live.row, version=version, updated_at=self.clock(), **changes)
-        self._commits[live.id] += 1
-
-    async def _write(self, live: Live, changes: Mapping[str, Any],
-                     seats: list[SeatRow] | None = None) -> None:
-        """Change the game row (and seats) if nobody else has since we read it."""
-        now = self.clock()
+    async def _shown(self, game_id: int, viewer: str) -> TurnView:
+        """The view of a game just stored by a command of its own (create, import)."""
         try:
-            if seats is None:
-                version = await self.store.update(live.id, live.version, now, changes)
-            else:
-                version = await self.store.put_seats(live.id, live.version, now, seats, changes)
-        except Conflict:
-            raise GameMovedOn(MOVED_ON, await self._fresh_view(live.id)) from None
+            return await self._act_on(game_id, viewer, nothing)
+        except Exception as exc:
+            log.exception("game %s: showing a new game failed", game_id)
+            raise SavedNotShown(SAVED) from exc
+
+    # -- limits -----------------------------------------------------------------
+
+    def _usage_check(self, check: Callable[[Usage], None]) -> UsageCheck:
+        """`check` as the store runs it inside the transaction that creates a game."""
+        now = self.clock()
+        return UsageCheck(threads_since=now - DAY, imports_since=now - 3600,
+                          forget_before=now - DAY, check=check)
+
+    async def _usage(self, guild: str, user: str) -> Usage:
+        check = self._usage_check(lambda usage: None)
+        return await self.store.usage(guild, user, check.threads_since, check.imports_since)
+
+    # -- writing: a command stages its changes, `_flush` stores them at once ------
+
+    @staticmethod
+    def _stage(live: Live) -> Batch:
+        if live.batch is None:
+            live.batch = Batch(live.row, live.seats, live.seq)
+        return live.batch
+
+    def _change(self, live: Live, changes: Mapping[str, Any],
+                seats: list[SeatRow] | None = None) -> None:
+        """Change the game row (and seats), in memory now and on disk at the flush."""
+        batch = self._stage(live)
+        batch.changes.update(changes)
+        live.row = replace(live.row, **changes)
         if seats is not None:
+            batch.new_seats = seats
             live.seats = seats
-        self._refresh(live, version, changes)
 
-    async def _save_pending(self, live: Live, pending: Pending | None) -> None:
+    def _set_pending(self, live: Live, pending: Pending | None) -> None:
         live.pending = pending
-        await self._write(live, {"pending": None if pending is None else pending.to_json()})
+        self._change(live, {"pending": None if pending is None else pending.to_json()})
 
-    async def _persist(self, live: Live, user_id: str | None, carry_draw: bool = False) -> None:
-        """Append every action the engine committed since the last write, one per transaction.
+    def _take_actions(self, live: Live, user_id: str | None, carry_draw: bool = False) -> None:
+        """Stage every action the engine committed since the last one staged.
 
         With `carry_draw` the player's choice to draw survives a discard: they drew,
         and go on drawing until a tile fits.
         """
         game = live.game
         assert game is not None
+        batch = self._stage(live)
         while live.seq < len(game.history):
             action = game.history[live.seq]
             last = live.seq + 1 == len(game.history)
@@ -178,14 +242,33 @@ class ServiceCore:
             }
             if last and game.finished:
                 changes.update(status="finished", outcome="complete", deadline=None)
-            try:
-                version = await self.store.append(live.id, live.version, live.seq, user_id,
-                                                  action, self.clock(), changes)
-            except Conflict:
-                raise GameMovedOn(MOVED_ON, await self._fresh_view(live.id)) from None
+            batch.actions.append((live.seq, user_id, action))
             live.seq += 1
             live.pending = pending
-            self._refresh(live, version, changes)
+            self._change(live, changes)
+
+    async def _flush(self, live: Live, lines: list[str]) -> bool:
+        """Store what the command staged, in one transaction; whether there was anything.
+
+        A change players must hear about (see `owed_post`) is stored with what it
+        said, so its public post can be delivered later if posting fails.
+        """
+        batch = live.batch
+        if batch is None:
+            return False
+        live.batch = None
+        public = PublicChange(batch.seq, tuple(lines)) if owed_post(batch, live) else None
+        now = self.clock()
+        try:
+            version = await self.store.write(live.id, live.version, now, batch.changes,
+                                             seats=batch.new_seats, actions=batch.actions,
+                                             public=public)
+        except Conflict:
+            raise GameMovedOn(MOVED_ON, await self._fresh_view(live.id)) from None
+        live.row = replace(live.row, version=version, updated_at=now,
+                           public_version=version if public else live.row.public_version)
+        self._commits[live.id] += 1
+        return True
 
     def _deadline(self, live: Live) -> float | None:
         timer = live.options.turn_timer
@@ -193,33 +276,33 @@ class ServiceCore:
 
     # -- the automatic part of every command ------------------------------------
 
-    async def _settle(self, live: Live) -> None:
+    def _settle(self, live: Live) -> None:
         """Play what nobody needs to decide: resigned players' turns and unplaceable tiles."""
         game = live.game
         if live.row.status == "active" and game is not None and game.finished:
             # Only a log written by something else (an old version) can get here.
-            await self._write(live, {"status": "finished", "outcome": "complete",
-                                     "pending": None, "deadline": None})
+            self._change(live, {"status": "finished", "outcome": "complete",
+                                "pending": None, "deadline": None})
         while live.row.status == "active" and game is not None and not game.finished:
             player = game.deciding
             assert player is not None
             if live.seats[player].resigned:
-                await self._auto(live, player, "has resigned")
+                self._auto(live, player, "has resigned")
                 continue
             tile = live.drawn_tile()
             if tile is None or live.next_tile()[1]:
                 return
             carry = live.pending is not None and live.pending.drew
             game.discard(player, tile)
-            await self._persist(live, None, carry_draw=carry)
+            self._take_actions(live, None, carry_draw=carry)
 
-    async def _auto(self, live: Live, player: int, why: str) -> None:
+    def _auto(self, live: Live, player: int, why: str) -> None:
         """Play the deciding player's move for them (resigned, or out of time)."""
         game = live.game
         assert game is not None
         live.notes.append(f"{live.seats[player].name} {why}: their move was played for them")
         auto_move(game, player)
-        await self._persist(live, None)
+        self._take_actions(live, None)
 
     # -- who may act ------------------------------------------------------------
 
@@ -251,8 +334,9 @@ class ServiceCore:
 
     # -- views ------------------------------------------------------------------
 
-    def _view(self, live: Live, viewer: str | None, events: list[str]) -> TurnView:
-        return build_view(live, viewer, events)
+    def _view(self, live: Live, viewer: str | None, events: list[str],
+              played: tuple[dict[str, Any], ...] = ()) -> TurnView:
+        return build_view(live, viewer, events, played)
 
     async def _fresh_view(self, game_id: int) -> TurnView:
         self._cache.pop(game_id, None)

@@ -9,7 +9,7 @@ if TYPE_CHECKING:
 
 
 class ServiceError(Exception):
-    """A command the service refused. Nothing changed."""
+    """A command the service refused; nothing changed (except for SavedNotShown)."""
 
     @property
     def message(self) -> str:
@@ -50,6 +50,18 @@ class BadInput(ServiceError):
 
 class Unavailable(ServiceError):
     """The database could not be used just now (busy too long, disk full); nothing changed."""
+
+
+class LimitReached(NotAllowed):
+    """The user or the server holds as much as `Limits` allows; the message says which
+    limit and what to do."""
+
+
+class SavedNotShown(ServiceError):
+    """The command WAS stored, but its result could not be shown; it must not be repeated.
+
+    Its public post, if it owes one, is kept for `pending_posts`.
+    """
 
 
 class GameMovedOn(ServiceError):

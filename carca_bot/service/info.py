@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from carca_bot.engine.errors import IllegalMove, RecordError
+from carca_bot import store
 from carca_bot.engine.game import Game
-from carca_bot.engine.record import parse_record, write_record
+from carca_bot.engine.record import write_record
 from carca_bot.service import errors
-from carca_bot.service.core import Body, ServiceCore, nothing
-from carca_bot.service.errors import BadInput, NoGameHere, NotAllowed
-from carca_bot.service.live import Live, snapshot
+from carca_bot.service.core import Body, ServiceCore, log, nothing
+from carca_bot.service.errors import NoGameHere, NotAllowed
+from carca_bot.service.limits import check_import
+from carca_bot.service.live import LOBBY_CLOSED, Live, snapshot
 from carca_bot.service.model import (
+    DAY,
     MAX_PLAYERS,
     GameOptions,
     GameSummary,
@@ -20,7 +22,7 @@ from carca_bot.service.model import (
     User,
     Where,
 )
-from carca_bot.service.views import deciding_seat
+from carca_bot.service.views import deciding_seat, seed_is_public
 from carca_bot.store import ChannelBusy, SeatRow
 
 
@@ -45,7 +47,7 @@ class InfoOps(ServiceCore):
         found: list[Game | None] = []
 
         async def body(live: Live) -> None:
-            found.append(snapshot(live))
+            found.append(await self._workers.run(lambda: snapshot(live)))
 
         await self._act_on(await self._game_id(where, game_id), None, body)
         return found[0]
@@ -64,17 +66,25 @@ class InfoOps(ServiceCore):
                     scores=tuple(game.scores) if game is not None else (0,) * len(live.seats),
                     waiting_for=None if who is None else live.seats[who].name,
                     your_turn=who is not None and live.seats[who].user_id == user_id,
-                    updated_at=live.row.updated_at))
+                    updated_at=live.row.updated_at,
+                    deadline=live.row.deadline if live.row.status == "active" else None))
         return summaries
 
     async def export(self, where: Where, game_id: int | None = None) -> dict[str, Any]:
-        """The game as a carca-record/1 object: confirmed actions only."""
+        """The game as a carca-record/1 object: confirmed actions only.
+
+        A game still being played is exported without its seed: the seed fixes every
+        draw to come. An analysis game keeps the seed its importer gave.
+        """
         record: list[dict[str, Any]] = []
 
         async def body(live: Live) -> None:
             if live.game is None:
                 raise NotAllowed("the game has not started: there is nothing to export yet")
-            record.append(write_record(live.game))
+            written = write_record(live.game)
+            if not seed_is_public(live):
+                written.pop("seed", None)
+            record.append(written)
 
         await self._act_on(await self._game_id(where, game_id), None, body)
         return record[0]
@@ -82,58 +92,64 @@ class InfoOps(ServiceCore):
     async def import_record(self, where: Where, user: User, data: object) -> TurnView:
         """Load a record into a new game for analysis; the importer plays every seat.
 
-        The record is parsed and replayed in full before anything is stored.
+        `data` is the record file's bytes (refused over `Limits.record_bytes`
+        before parsing) or JSON already parsed. It is parsed and replayed in full, in
+        a worker thread within `Limits.import_seconds`, before anything is stored.
         """
-        try:
-            record = parse_record(data)
-        except RecordError as exc:
-            at = "" if exc.index is None else f" (action {exc.index})"
-            raise BadInput(f"that is not a valid carca-record/1 record: {exc}{at}") from None
-        try:
-            game = Game(record.setup)
-            for index, action in enumerate(record.actions):
-                try:
-                    game.apply(action)
-                except IllegalMove as exc:
-                    raise BadInput(f"action {index} of the record breaks a rule: "
-                                   f"{exc.message}") from None
-        except (IllegalMove, ValueError) as exc:
-            raise BadInput(f"that record cannot be set up: {exc}") from None
+        check_import(self.limits, await self._usage(where.guild, user.id))
+        record, game = await self._workers.replay_import(data, self.limits)
         setup = record.setup
         options = GameOptions(expansions=setup.expansions, wagon_rule=setup.wagon_rule,
                               max_players=len(setup.players), tunnel_pairs=setup.tunnel_pairs,
                               start=setup.start, seed=setup.seed, analysis=True,
                               allow_solo=True)
         seats = [SeatRow(i, None, name, i % MAX_PLAYERS) for i, name in enumerate(setup.players)]
+        check = self._usage_check(lambda usage: check_import(self.limits, usage))
         try:
             game_id = await self.store.import_game(
                 where.guild, where.channel, user.id,
                 "finished" if game.finished else "active", options.to_json(), setup.seed,
-                seats, game.history, self.clock())
+                seats, game.history, self.clock(), check=check)
         except ChannelBusy:
             raise errors.ChannelBusy("this channel already has a game: import the record "
                                      "elsewhere, or cancel that game first") from None
-        return await self._act_on(game_id, user.id, nothing)
+        return await self._shown(game_id, user.id)
 
     async def check_timers(self, now: float | None = None) -> list[TimerReport]:
-        """Games whose player to act is past their deadline.
+        """Games whose player to act is past their deadline, and lobbies too old to wait.
 
         With the game's `auto_play` option the service plays that move for them
         (see `auto_move`); otherwise the deadline is pushed one timer period on,
-        so the front end reminds the player once per period.
+        so the front end reminds the player once per period. A lobby not started
+        within `Limits.lobby_lifetime` is cancelled. A game that cannot be handled
+        now (database busy) is left for the next call; the others are still done.
         """
         now = self.clock() if now is None else now
         reports: list[TimerReport] = []
         for game_id in await self.store.overdue(now):
             late: list[SeatRow] = []
-            try:
-                view = await self._act_on(game_id, None, self._timer_body(now, late))
-            except errors.GameMovedOn:
-                continue  # someone moved in the meantime; their new deadline applies
-            if late:
+            view = await self._timer_step(game_id, self._timer_body(now, late))
+            if view is not None and late:
+                auto = view.options.auto_play
                 reports.append(TimerReport(game_id, view.where, late[0].user_id, late[0].name,
-                                           view.options.auto_play, view))
+                                           auto, view, "auto_played" if auto else "reminder",
+                                           view.played))
+        for game_id in await self.store.stale_lobbies(now - self.limits.lobby_lifetime):
+            host: list[SeatRow] = []
+            view = await self._timer_step(game_id, self._expiry_body(now, host))
+            if view is not None and host:
+                reports.append(TimerReport(game_id, view.where, host[0].user_id, host[0].name,
+                                           False, view, "lobby_expired"))
         return reports
+
+    async def _timer_step(self, game_id: int, body: Body) -> TurnView | None:
+        try:
+            return await self._act_on(game_id, None, body)
+        except errors.GameMovedOn:
+            return None  # someone moved in the meantime; their new deadline applies
+        except (errors.ServiceError, store.StoreError) as exc:
+            log.warning("game %s: the timers could not handle it now: %s", game_id, exc)
+            return None
 
     def _timer_body(self, now: float, late: list[SeatRow]) -> Body:
         async def body(live: Live) -> None:
@@ -145,9 +161,22 @@ class InfoOps(ServiceCore):
             assert who is not None
             late.append(live.seats[who])
             if live.options.auto_play:
-                await self._auto(live, who, "ran out of time")
+                self._auto(live, who, "ran out of time")
             else:
-                await self._write(live, {"deadline": now + timer})
+                self._change(live, {"deadline": now + timer})
                 live.notes.append(f"{live.seats[who].name}, your time for this turn is up")
+
+        return body
+
+    def _expiry_body(self, now: float, host: list[SeatRow]) -> Body:
+        async def body(live: Live) -> None:
+            if (live.row.status != "lobby"
+                    or live.row.created_at > now - self.limits.lobby_lifetime):
+                return
+            host.extend(s for s in live.seats if s.user_id == live.row.host_id)
+            self._change(live, {"status": "cancelled", "outcome": LOBBY_CLOSED,
+                                "pending": None, "deadline": None})
+            days = self.limits.lobby_lifetime / DAY
+            live.notes.append(f"the lobby was closed: it was not started within {days:g} days")
 
         return body

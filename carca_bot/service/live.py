@@ -70,6 +70,36 @@ def seating(seed: int, count: int) -> list[int]:
 
 
 @dataclass
+class Batch:
+    """What one command changes, stored in one transaction at its end (see core)."""
+
+    row: GameRow  # the game as the command found it
+    seats: list[SeatRow]  # ... its seats then
+    seq: int  # ... and its log length
+    changes: dict[str, Any] = field(default_factory=dict)
+    new_seats: list[SeatRow] | None = None
+    actions: list[tuple[int, str | None, dict[str, Any]]] = field(default_factory=list)
+
+
+def owed_post(batch: Batch, live: Live) -> bool:
+    """Whether players must be told in public what the command did.
+
+    Yes for every committed action (a turn, a wagon move, a skipped abbey, a discard,
+    an auto-played turn), a start, the end of a running game (finished, resigned or
+    cancelled) and a resignation or kick from a running game. No for lobby changes
+    (join, leave, a lobby cancelled or expired), unconfirmed steps, and timer reminders.
+    """
+    if batch.actions:
+        return True
+    before, after = batch.row.status, live.row.status
+    if (before != after and before != "lobby") or (before, after) == ("lobby", "active"):
+        return True
+    if batch.new_seats is not None:
+        return sum(s.resigned for s in batch.new_seats) != sum(s.resigned for s in batch.seats)
+    return False
+
+
+@dataclass
 class Live:
     row: GameRow
     seats: list[SeatRow]
@@ -77,6 +107,7 @@ class Live:
     game: Game | None  # None until the game has started
     pending: Pending | None
     notes: list[str] = field(default_factory=list)  # said by the service during a command
+    batch: Batch | None = None  # what the running command will store
     # The next tile and where it fits, for the tile count and log length they were
     # worked out at: asked for several times per command, and not free.
     _next: tuple[tuple[int, int], str, list[Placement]] | None = None

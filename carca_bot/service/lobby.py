@@ -7,13 +7,18 @@ from dataclasses import replace
 
 from carca_bot.engine.game import Game
 from carca_bot.service import errors
-from carca_bot.service.core import ServiceCore, nothing
+from carca_bot.service.core import ServiceCore
 from carca_bot.service.errors import NotAllowed, NotInGame
+from carca_bot.service.limits import check_creation, check_games, check_start
 from carca_bot.service.live import LOBBY_CLOSED, Live, seating, setup_for
 from carca_bot.service.model import MAX_PLAYERS, GameOptions, TurnView, User, Where
 from carca_bot.store import ChannelBusy, SeatRow
 
 NAME_LENGTH = 32
+# The seed fixes the seat order and every draw. Seat order and the first draws are
+# public, so the seed must be far too large to search (2^31 seeds take minutes);
+# 63 bits is what SQLite's INTEGER holds.
+SEED_BITS = 63
 
 
 def unique_name(wanted: str, taken: set[str]) -> str:
@@ -30,23 +35,37 @@ def renumber(seats: list[SeatRow]) -> list[SeatRow]:
 
 
 class LobbyOps(ServiceCore):
-    async def create(self, where: Where, host: User, options: GameOptions) -> TurnView:
-        """Open a lobby in the channel with `host` seated; one lobby or game per channel."""
-        seed = options.seed if options.seed is not None else secrets.randbits(31)
+    async def check_can_create(self, guild: str, user_id: str, new_thread: bool) -> None:
+        """LimitReached if the user may not open a lobby now (in a new thread, with
+        `new_thread`): for the front end to ask before it makes the thread."""
+        usage = await self._usage(guild, user_id)
+        check_creation(self.limits, usage, new_thread)
+
+    async def create(self, where: Where, host: User, options: GameOptions,
+                     new_thread: bool = False) -> TurnView:
+        """Open a lobby in the channel with `host` seated; one lobby or game per channel.
+
+        `new_thread`: the front end made the thread `where` for this game; it counts
+        against the user's threads per day.
+        """
+        seed = options.seed if options.seed is not None else secrets.randbits(SEED_BITS)
         seat = SeatRow(0, host.id, unique_name(host.name, set()), 0)
+        check = self._usage_check(lambda usage: check_creation(self.limits, usage, new_thread))
         try:
             game_id = await self.store.create_game(where.guild, where.channel, seat,
-                                                   options.to_json(), seed, self.clock())
+                                                   options.to_json(), seed, self.clock(),
+                                                   check=check, thread=new_thread)
         except ChannelBusy:
             raise errors.ChannelBusy("this channel already has a game: join it, or the host "
                                      "can cancel it") from None
-        return await self._act_on(game_id, host.id, nothing)
+        return await self._shown(game_id, host.id)
 
     async def join(self, where: Where, user: User, expect: int | None = None) -> TurnView:
         async def body(live: Live) -> None:
             self._need_lobby(live, "join")
             if live.seat_of(user.id) is not None:
                 raise NotAllowed("you are already in this game")
+            check_games(self.limits, await self._usage(where.guild, user.id))
             limit = min(live.options.max_players, MAX_PLAYERS)
             if len(live.seats) >= limit:
                 raise NotAllowed(f"the game is full ({limit} players)")
@@ -54,7 +73,7 @@ class LobbyOps(ServiceCore):
             colour = min(c for c in range(MAX_PLAYERS) if c not in colours)
             name = unique_name(user.name, {s.name for s in live.seats})
             seats = [*live.seats, SeatRow(len(live.seats), user.id, name, colour)]
-            await self._write(live, {}, seats)
+            self._change(live, {}, seats)
             live.notes.append(f"{name} joined")
 
         return await self._act(where, user, body, expect)
@@ -68,7 +87,7 @@ class LobbyOps(ServiceCore):
             if live.row.status == "active":
                 raise NotAllowed("the game has started: use resign to stop playing")
             self._need_lobby(live, "leave")
-            await self._remove(live, seat, f"{seat.name} left")
+            self._remove(live, seat, f"{seat.name} left")
 
         return await self._act(where, user, body, expect)
 
@@ -84,9 +103,9 @@ class LobbyOps(ServiceCore):
             if live.row.status == "lobby":
                 if target == live.row.host_id:
                     raise NotAllowed("the host cannot be kicked: cancel the game instead")
-                await self._remove(live, seat, f"{seat.name} was removed from the lobby")
+                self._remove(live, seat, f"{seat.name} was removed from the lobby")
                 return
-            await self._resign(live, seat, f"{seat.name} was removed from the game")
+            self._resign(live, seat, f"{seat.name} was removed from the game")
 
         return await self._act(where, caller, body, expect)
 
@@ -100,11 +119,12 @@ class LobbyOps(ServiceCore):
             if count < 2 and not (live.options.allow_solo and count == 1):
                 raise NotAllowed("at least 2 players are needed to start (or create the game "
                                  "with solo play allowed)")
+            check_start(self.limits, await self._usage(where.guild, caller.id))
             assert live.row.seed is not None
             order = seating(live.row.seed, count)
             seats = renumber([live.seats[i] for i in order])
             game = Game(setup_for(live.row, seats))
-            await self._write(live, {"status": "active", "deadline": self._deadline(live)},
+            self._change(live, {"status": "active", "deadline": self._deadline(live)},
                               seats)
             live.game = game
             live.notes.append("the game starts; turn order: " + ", ".join(s.name for s in seats))
@@ -117,7 +137,7 @@ class LobbyOps(ServiceCore):
             if not self._is_host(live, caller, is_admin):
                 raise NotAllowed("only the host or a server admin can cancel the game")
             outcome = "cancelled" if live.row.status == "active" else LOBBY_CLOSED
-            await self._write(live, {"status": "cancelled", "outcome": outcome,
+            self._change(live, {"status": "cancelled", "outcome": outcome,
                                      "pending": None, "deadline": None})
             if live.pending is not None and live.game is not None:
                 live.game.restore()  # the unconfirmed steps go, in memory as on disk
@@ -136,7 +156,7 @@ class LobbyOps(ServiceCore):
             seat = live.seat_of(user.id)
             if seat is None:
                 raise NotInGame("you are not playing in this game")
-            await self._resign(live, seat, f"{seat.name} resigned")
+            self._resign(live, seat, f"{seat.name} resigned")
 
         return await self._act(where, user, body, expect)
 
@@ -147,7 +167,7 @@ class LobbyOps(ServiceCore):
         if live.row.status != "lobby":
             raise NotAllowed(f"you cannot {what} now: the game has already started")
 
-    async def _remove(self, live: Live, seat: SeatRow, note: str) -> None:
+    def _remove(self, live: Live, seat: SeatRow, note: str) -> None:
         seats = renumber([s for s in live.seats if s.user_id != seat.user_id])
         changes: dict[str, object] = {}
         if seat.user_id == live.row.host_id:
@@ -158,10 +178,10 @@ class LobbyOps(ServiceCore):
             else:
                 changes.update(status="cancelled", outcome=LOBBY_CLOSED)
                 live.notes.append("the lobby is empty and closed")
-        await self._write(live, changes, seats)
+        self._change(live, changes, seats)
         live.notes.insert(0, note)
 
-    async def _resign(self, live: Live, seat: SeatRow, note: str) -> None:
+    def _resign(self, live: Live, seat: SeatRow, note: str) -> None:
         """Resigning keeps the resigner's figures and points on the board; they rank last.
 
         The game goes on while at least two players remain (a solo game: while its
@@ -180,7 +200,7 @@ class LobbyOps(ServiceCore):
             changes.update(status="finished", outcome="resigned", deadline=None)
         if live.pending is not None and (live.pending.seat == seat.seat or changes):
             changes["pending"] = None
-        await self._write(live, changes, seats)
+        self._change(live, changes, seats)
         if "pending" in changes:
             live.game.restore()
             live.pending = None

@@ -42,7 +42,8 @@ class GameOptions:
     auto_play: bool = False  # when the timer runs out, play the turn for the player
     max_players: int = MAX_PLAYERS
     allow_solo: bool = False  # the host may start alone
-    seed: int | None = None  # None: a random seed at creation
+    # None: a secret random seed at creation. Never shown while the game can deal.
+    seed: int | None = field(default=None, repr=False)
     tunnel_pairs: int | None = None
     start: tuple[str, int] | None = None  # start tile and quarter turns (imported records)
     analysis: bool = False  # an imported record: the host plays every seat
@@ -92,6 +93,36 @@ class GameOptions:
             start=None if start is None else (str(start[0]), int(start[1])),
             analysis=bool(data.get("analysis", False)),
         )
+
+
+DAY = 24 * 3600
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one user or one server may hold at once, so nobody can flood a server.
+
+    Defaults: an asynchronous game takes days, and a keen player keeps a handful
+    going, so 20 games per user leaves room while a script filling a server
+    meets a wall; 3 open lobbies per user is enough to gather players in a few
+    channels. A server with 25 lobbies waiting or 500 games running is far past
+    normal play. Threads are a moderator's clean-up work, hence 5 per user per
+    day; imports replay a whole record, hence 10 per user per hour. A lobby not
+    started within a week is forgotten: it is cancelled by `check_timers`.
+    """
+
+    lobbies_per_user: int = 3  # open lobbies the user hosts
+    lobbies_per_server: int = 25
+    games_per_user: int = 20  # lobbies and running games the user sits in or hosts
+    games_per_server: int = 500  # running games
+    threads_per_day: int = 5  # threads made for a user's games, rolling 24 hours
+    imports_per_hour: int = 10  # per user, rolling hour
+    lobby_lifetime: float = 7 * DAY  # seconds a lobby may wait for its start
+    record_bytes: int = 256 * 1024  # a whole 6-player game with everything is ~15 KiB
+    import_seconds: float = 5.0  # replaying an imported record must take less
+
+
+DEFAULT_LIMITS = Limits()
 
 
 @dataclass(frozen=True)
@@ -151,7 +182,10 @@ class TurnView:
     steps: tuple[str, ...]  # the unconfirmed steps of the turn, in words
     events: tuple[str, ...]  # what happened during this command
     tiles_left: int
-    deadline: float | None
+    deadline: float | None  # when the player to act runs out of time (a Unix time)
+    # The carca-record/1 actions this command committed, in order: the player's own
+    # move, then any played for others (resigned, out of time) and discards.
+    played: tuple[dict[str, Any], ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -197,11 +231,19 @@ class GameSummary:
     waiting_for: str | None  # name of who must act
     your_turn: bool
     updated_at: float
+    deadline: float | None = None  # when the player to act runs out of time
 
 
 @dataclass(frozen=True)
 class TimerReport:
-    """A game whose player to act ran out of time, and what the service did."""
+    """What the timers did to one game, for the front end to say.
+
+    `reason` is "reminder" (the player to act ran out of time; the deadline moved
+    one period on), "auto_played" (their move was played for them: `actions`
+    holds it and anything it led to, `view.deciding` is who is next and
+    `view.deadline` their deadline) or "lobby_expired" (a lobby not started in
+    time was cancelled; `user_id` and `name` are its host).
+    """
 
     game_id: int
     where: Where
@@ -209,3 +251,5 @@ class TimerReport:
     name: str
     auto_played: bool
     view: TurnView
+    reason: str = "reminder"
+    actions: tuple[dict[str, Any], ...] = ()

@@ -58,20 +58,20 @@ class PlayOps(ServiceCore):
         async def body(live: Live) -> None:
             seat = self._actor(live, user)
             if _need(live, "choose", "place") == "choose":
-                await self._save_pending(live, Pending(seat, live.seq, drew=True))
+                self._set_pending(live, Pending(seat, live.seq, drew=True))
 
         return await self._act(where, user, body, expect, strict=True)
 
     # -- steps ------------------------------------------------------------------
 
-    async def _add_step(self, live: Live, seat: int, step: Step) -> None:
+    def _add_step(self, live: Live, seat: int, step: Step) -> None:
         try:
             apply_step(_engine(live), seat, step)
         except IllegalMove as exc:
             raise IllegalMoveError(exc.message) from None
         old = live.pending
         steps = [*old.steps, step] if old is not None else [step]
-        await self._save_pending(live, Pending(seat, live.seq, old is not None and old.drew,
+        self._set_pending(live, Pending(seat, live.seq, old is not None and old.drew,
                                                steps))
 
     async def place_tile(self, where: Where, user: User, x: int, y: int, rot: int,
@@ -79,7 +79,7 @@ class PlayOps(ServiceCore):
         async def body(live: Live) -> None:
             seat = self._actor(live, user)
             _need(live, "place")
-            await self._add_step(live, seat, {"tile": live.drawn_tile(), "at": [x, y],
+            self._add_step(live, seat, {"tile": live.drawn_tile(), "at": [x, y],
                                               "rot": _rot(rot)})
 
         return await self._act(where, user, body, expect, strict=True)
@@ -92,7 +92,7 @@ class PlayOps(ServiceCore):
             must = _need(live, "choose", "place", "abbey_round")
             if must == "place" and live.pending is not None and live.pending.drew:
                 raise NotNow("you drew a tile this turn: place it")
-            await self._add_step(live, seat, {"abbey": [x, y]})
+            self._add_step(live, seat, {"abbey": [x, y]})
 
         return await self._act(where, user, body, expect, strict=True)
 
@@ -102,7 +102,7 @@ class PlayOps(ServiceCore):
             if must_of(live) != "abbey_round":
                 raise NotNow("an abbey can be skipped only in the end-of-game abbey round")
             _engine(live).skip_abbey(seat)
-            await self._persist(live, user.id)
+            self._take_actions(live, user.id)
 
         return await self._act(where, user, body, expect, strict=True)
 
@@ -112,7 +112,7 @@ class PlayOps(ServiceCore):
         async def body(live: Live) -> None:
             seat = self._actor(live, user)
             _need(live, "finish")
-            await self._add_step(live, seat, {"deploy": {"figure": figure, "on": on}})
+            self._add_step(live, seat, {"deploy": {"figure": figure, "on": on}})
 
         return await self._act(where, user, body, expect, strict=True)
 
@@ -120,7 +120,7 @@ class PlayOps(ServiceCore):
         async def body(live: Live) -> None:
             seat = self._actor(live, user)
             _need(live, "finish")
-            await self._add_step(live, seat, {"recall": True})
+            self._add_step(live, seat, {"recall": True})
 
         return await self._act(where, user, body, expect, strict=True)
 
@@ -129,7 +129,7 @@ class PlayOps(ServiceCore):
         async def body(live: Live) -> None:
             seat = self._actor(live, user)
             _need(live, "finish")
-            await self._add_step(live, seat, {"token": {"at": [x, y], "on": side, "pair": pair}})
+            self._add_step(live, seat, {"token": {"at": [x, y], "on": side, "pair": pair}})
 
         return await self._act(where, user, body, expect, strict=True)
 
@@ -139,7 +139,7 @@ class PlayOps(ServiceCore):
             seat = self._actor(live, user)
             _need(live, "finish")
             _engine(live).end_turn(seat)
-            await self._persist(live, user.id)
+            self._take_actions(live, user.id)
 
         return await self._act(where, user, body, expect, strict=True)
 
@@ -157,7 +157,7 @@ class PlayOps(ServiceCore):
             for step in kept:
                 apply_step(game, seat, step)
             left = Pending(seat, live.seq, pending.drew, kept)
-            await self._save_pending(live, left if left.drew or left.steps else None)
+            self._set_pending(live, left if left.drew or left.steps else None)
 
         return await self._act(where, user, body, expect, strict=True)
 
@@ -183,7 +183,7 @@ class PlayOps(ServiceCore):
                 game.end_turn(seat)
             except IllegalMove as exc:  # the half-played copy in memory is dropped
                 raise IllegalMoveError(exc.message) from None
-            await self._persist(live, user.id)
+            self._take_actions(live, user.id)
 
         return await self._act(where, user, body, expect, strict=True)
 
@@ -198,7 +198,7 @@ class PlayOps(ServiceCore):
                 _engine(live).move_wagon(seat, (x, y), on)
             except IllegalMove as exc:
                 raise IllegalMoveError(exc.message) from None
-            await self._persist(live, user.id)
+            self._take_actions(live, user.id)
 
         return await self._act(where, user, body, expect, strict=True)
 
@@ -208,7 +208,7 @@ class PlayOps(ServiceCore):
             seat = self._actor(live, user)
             _need(live, "wagon")
             _engine(live).move_wagon(seat, None)
-            await self._persist(live, user.id)
+            self._take_actions(live, user.id)
 
         return await self._act(where, user, body, expect, strict=True)
 

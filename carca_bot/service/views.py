@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from carca_bot.engine.game import Phase
 from carca_bot.service.live import Live, Step
-from carca_bot.service.model import MUST_WORDS, Choices, SeatView, TurnView, Where, ranked
+from carca_bot.service.model import (
+    MUST_WORDS,
+    Choices,
+    GameOptions,
+    SeatView,
+    TurnView,
+    Where,
+    ranked,
+)
 
 
 def must_of(live: Live) -> str:
@@ -20,6 +29,19 @@ def must_of(live: Live) -> str:
         return "place" if live.drawn_tile() is not None else "choose"
     return {Phase.PLACED: "finish", Phase.WAGON: "wagon",
             Phase.ABBEY_ROUND: "abbey_round"}[game.phase]
+
+
+def seed_is_public(live: Live) -> bool:
+    """Whether the seed (and so the order of the tiles still to draw) may be shown:
+    once the game is over, or for an analysis game, whose importer chose it."""
+    return not live.row.live or live.options.analysis
+
+
+def public_options(live: Live) -> GameOptions:
+    """The game's options as players see them: without a seed while it could still deal."""
+    if live.options.seed is None or seed_is_public(live):
+        return live.options
+    return dataclasses.replace(live.options, seed=None)
 
 
 def deciding_seat(live: Live) -> int | None:
@@ -79,7 +101,8 @@ def _prompt(live: Live, mine: bool, must: str, tile: str | None,
     }[must]
 
 
-def build_view(live: Live, viewer: str | None, events: list[str]) -> TurnView:
+def build_view(live: Live, viewer: str | None, events: list[str],
+               played: tuple[dict[str, Any], ...] = ()) -> TurnView:
     game = live.game
     seats = [
         SeatView(s.seat, s.user_id, s.name, s.colour,
@@ -97,11 +120,12 @@ def build_view(live: Live, viewer: str | None, events: list[str]) -> TurnView:
         game_id=live.id, version=live.version, moves=live.seq,
         where=Where(live.row.guild_id, live.row.channel_id),
         status=live.row.status, outcome=live.row.outcome, host_id=live.row.host_id,
-        options=live.options, seats=tuple(seats), deciding=deciding, must=must,
+        options=public_options(live), seats=tuple(seats), deciding=deciding, must=must,
         prompt=_prompt(live, mine, must, tile, seats),
         tile=tile if mine else None, steps=steps, events=tuple(events),
         tiles_left=game.tiles_left if game is not None else 0,
         deadline=live.row.deadline if live.row.status == "active" else None,
+        played=played,
     )
 
 

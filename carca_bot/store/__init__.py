@@ -1,8 +1,25 @@
 """Durable games: SQLite tables for games, seats and the carca-record/1 action log."""
 
-from carca_bot.store.rows import LIVE_STATUSES, ActionRow, GameData, GameRow, SeatRow
+from carca_bot.store.rows import (
+    LIVE_STATUSES,
+    ActionRow,
+    GameData,
+    GameRow,
+    PublicChange,
+    PublicEvents,
+    SeatRow,
+    Unposted,
+    Usage,
+)
 from carca_bot.store.schema import SCHEMA_VERSION, SchemaTooNew
-from carca_bot.store.store import ChannelBusy, Conflict, Store, StoreError, Unavailable
+from carca_bot.store.store import (
+    ChannelBusy,
+    Conflict,
+    Store,
+    StoreError,
+    Unavailable,
+    UsageCheck,
+)
 
 __all__ = [
     "LIVE_STATUSES",
@@ -12,9 +29,14 @@ __all__ = [
     "Conflict",
     "GameData",
     "GameRow",
+    "PublicChange",
+    "PublicEvents",
     "SchemaTooNew",
     "SeatRow",
     "Store",
     "StoreError",
     "Unavailable",
+    "Unposted",
+    "Usage",
+    "UsageCheck",
 ]

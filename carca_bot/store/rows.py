@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 LIVE_STATUSES = ("lobby", "active")
@@ -25,17 +25,61 @@ class GameRow:
     status: str  # lobby, active, finished, cancelled
     host_id: str
     options: dict[str, Any]
-    seed: int | None
+    seed: int | None = field(repr=False)  # secret while the game runs: keep it out of logs
     created_at: float
     updated_at: float
     version: int  # bumped by every write; the optimistic-concurrency token
     pending: dict[str, Any] | None  # the unconfirmed turn's steps
     deadline: float | None  # when the player who must act runs out of time
     outcome: str | None  # complete, resigned, cancelled; None while undecided
+    public_version: int = 0  # the version of the last change owed a public post
+    posted_version: int = 0  # the last version whose public post was delivered
 
     @property
     def live(self) -> bool:
         return self.status in LIVE_STATUSES
+
+
+@dataclass(frozen=True, slots=True)
+class PublicChange:
+    """What a command that players must hear about said, stored with the command."""
+
+    moves_before: int  # the log length before the command
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PublicEvents:
+    """One stored public change, for a post that was not delivered."""
+
+    version: int
+    moves_before: int
+    at: float
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Unposted:
+    """A game owed a public post."""
+
+    game_id: int
+    guild_id: str
+    channel_id: str
+    posted_version: int
+    public_version: int
+    since: float  # when the oldest undelivered change was stored
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """What limits count for one user in one server."""
+
+    lobbies_hosted: int  # open lobbies the user hosts
+    games_in: int  # lobbies and running games the user sits in or hosts
+    server_lobbies: int
+    server_games: int  # running games in the server
+    threads: int  # threads made for the user's games since the window start
+    imports: int  # records the user imported since the window start
 
 
 @dataclass(frozen=True, slots=True)

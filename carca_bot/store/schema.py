@@ -78,7 +78,44 @@ V2 = (
     "CREATE INDEX games_deadline ON games (deadline) WHERE status = 'active'",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2)
+# Version 3: the public-post outbox, usage counted for limits, and indexes for limits
+# and lobby expiry. A game's `public_version` is the version of its last change that
+# players must be told about in public (set with the change, in its transaction);
+# `posted_version` the last one the front end confirmed it posted. Games already on
+# disk count as posted: nobody is owed a post for moves made before the upgrade.
+V3 = (
+    "ALTER TABLE games ADD COLUMN public_version INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN posted_version INTEGER NOT NULL DEFAULT 0",
+    "UPDATE games SET public_version = version, posted_version = version",
+    "CREATE INDEX games_unposted ON games (id) WHERE public_version > posted_version",
+    # What each public change said, kept until it is posted.
+    """
+    CREATE TABLE public_events (
+        game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        version      INTEGER NOT NULL,
+        moves_before INTEGER NOT NULL,
+        at           REAL NOT NULL,
+        lines        TEXT NOT NULL,
+        PRIMARY KEY (game_id, version)
+    )
+    """,
+    # Things a user did that limits count over a rolling window.
+    """
+    CREATE TABLE usage (
+        guild_id TEXT NOT NULL,
+        user_id  TEXT NOT NULL,
+        kind     TEXT NOT NULL CHECK (kind IN ('thread', 'import')),
+        at       REAL NOT NULL
+    )
+    """,
+    "CREATE INDEX usage_user ON usage (user_id, kind, at)",
+    "CREATE INDEX games_host ON games (host_id) WHERE status IN ('lobby', 'active')",
+    "CREATE INDEX games_guild_live ON games (guild_id, status) "
+    "WHERE status IN ('lobby', 'active')",
+    "CREATE INDEX games_lobby_age ON games (created_at) WHERE status = 'lobby'",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -1,6 +1,7 @@
 """Games on disk: each game is its setup plus an append-only action log.
 
-Every write is one short transaction that also bumps the game's `version`, and
+Every command is one short transaction (`write`) that also bumps the game's
+`version`, so a full disk stores all of a command or none of it, and
 only succeeds if the version is the one the caller read (optimistic
 concurrency), so two writers that raced each other cannot both win: the loser
 gets `Conflict` and nothing of its write lands. Actions are keyed
@@ -16,18 +17,28 @@ import asyncio
 import contextlib
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
-from carca_bot.store.rows import ActionRow, GameData, GameRow, SeatRow
+from carca_bot.store.rows import (
+    ActionRow,
+    GameData,
+    GameRow,
+    PublicChange,
+    PublicEvents,
+    SeatRow,
+    Unposted,
+    Usage,
+)
 from carca_bot.store.schema import migrate
 
 GAME_COLUMNS = ("id, guild_id, channel_id, status, host_id, options, seed, created_at, "
-                "updated_at, version, pending, deadline, outcome")
+                "updated_at, version, pending, deadline, outcome, public_version, posted_version")
 # Columns a caller may change along with a version bump.
 CHANGEABLE = frozenset({"status", "pending", "deadline", "outcome", "host_id"})
 JSON_COLUMNS = frozenset({"pending", "options"})
@@ -84,10 +95,36 @@ def game_data(game: Iterable[Any], seats: Iterable[Any], actions: Iterable[Any])
 
 def _game_row(row: Iterable[Any]) -> GameRow:
     (gid, guild, channel, status, host, options, seed, created, updated, version, pending,
-     deadline, outcome) = row
+     deadline, outcome, public_version, posted_version) = row
     return GameRow(gid, guild, channel, status, host, json.loads(options), seed, created,
                    updated, version, None if pending is None else json.loads(pending),
-                   deadline, outcome)
+                   deadline, outcome, public_version, posted_version)
+
+
+@dataclass(frozen=True)
+class UsageCheck:
+    """Limits to hold inside the transaction that creates a game, so two creations at
+    once cannot both slip under a limit. `check` raises to refuse; nothing is written."""
+
+    threads_since: float  # start of the rolling window for threads
+    imports_since: float  # ... and for imports
+    forget_before: float  # usage older than every window is deleted
+    check: Callable[[Usage], None]
+
+
+USAGE = """
+SELECT
+  (SELECT count(*) FROM games WHERE host_id = :user AND status = 'lobby'),
+  (SELECT count(*) FROM (
+     SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id
+      WHERE s.user_id = :user AND NOT s.resigned AND g.status IN ('lobby', 'active')
+     UNION
+     SELECT id FROM games WHERE host_id = :user AND status IN ('lobby', 'active'))),
+  (SELECT count(*) FROM games WHERE guild_id = :guild AND status = 'lobby'),
+  (SELECT count(*) FROM games WHERE guild_id = :guild AND status = 'active'),
+  (SELECT count(*) FROM usage WHERE user_id = :user AND kind = 'thread' AND at > :threads),
+  (SELECT count(*) FROM usage WHERE user_id = :user AND kind = 'import' AND at > :imports)
+"""
 
 
 class Store:
@@ -146,7 +183,7 @@ class Store:
 
     @staticmethod
     async def _bump(db: aiosqlite.Connection, game_id: int, version: int, now: float,
-                    changes: Mapping[str, Any]) -> None:
+                    changes: Mapping[str, Any], by: int = 1) -> None:
         unknown = set(changes) - CHANGEABLE
         if unknown:
             raise ValueError(f"cannot change {sorted(unknown)}")
@@ -155,8 +192,8 @@ class Store:
                   else changes[n] for n in names]
         sets = "".join(f", {n} = ?" for n in names)
         cursor = await db.execute(
-            f"UPDATE games SET version = version + 1, updated_at = ?{sets} "
-            "WHERE id = ? AND version = ?", (now, *values, game_id, version))
+            f"UPDATE games SET version = version + ?, updated_at = ?{sets} "
+            "WHERE id = ? AND version = ?", (by, now, *values, game_id, version))
         if cursor.rowcount != 1:
             raise Conflict(f"game {game_id} is no longer at version {version}")
 
@@ -182,13 +219,42 @@ class Store:
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
+    # -- limits -----------------------------------------------------------------
+
+    @staticmethod
+    async def _usage(db: aiosqlite.Connection, guild: str, user: str, threads_since: float,
+                     imports_since: float) -> Usage:
+        rows = list(await db.execute_fetchall(USAGE, {
+            "user": user, "guild": guild, "threads": threads_since, "imports": imports_since}))
+        return Usage(*(int(n) for n in rows[0]))
+
+    async def usage(self, guild: str, user: str, threads_since: float,
+                    imports_since: float) -> Usage:
+        async with self._io:
+            with _unavailable_on_sqlite_trouble():
+                return await self._usage(self._db, guild, user, threads_since, imports_since)
+
+    async def _check_and_count(self, db: aiosqlite.Connection, guild: str, user: str,
+                               check: UsageCheck | None, kind: str | None, now: float) -> None:
+        if check is not None:
+            check.check(await self._usage(db, guild, user, check.threads_since,
+                                          check.imports_since))
+            await db.execute("DELETE FROM usage WHERE user_id = ? AND at < ?",
+                             (user, check.forget_before))
+        if kind is not None:
+            await db.execute("INSERT INTO usage (guild_id, user_id, kind, at) VALUES (?, ?, ?, ?)",
+                             (guild, user, kind, now))
+
     # -- creating games ---------------------------------------------------------
 
     async def create_game(self, guild: str, channel: str, host: SeatRow,
-                          options: Mapping[str, Any], seed: int | None, now: float) -> int:
-        """A new lobby with its host in the first seat."""
+                          options: Mapping[str, Any], seed: int | None, now: float, *,
+                          check: UsageCheck | None = None, thread: bool = False) -> int:
+        """A new lobby with its host in the first seat; `thread`: in a thread made for it."""
         assert host.user_id is not None
         async with self._transaction() as db:
+            await self._check_and_count(db, guild, host.user_id, check,
+                                        "thread" if thread else None, now)
             game_id = await self._insert_game(db, guild, channel, "lobby", host.user_id,
                                               options, seed, now)
             await self._insert_seats(db, game_id, [host])
@@ -196,50 +262,111 @@ class Store:
 
     async def import_game(self, guild: str, channel: str, host: str, status: str,
                           options: Mapping[str, Any], seed: int | None, seats: list[SeatRow],
-                          actions: list[dict[str, Any]], now: float) -> int:
-        """A game with a whole action log at once (an imported record)."""
+                          actions: list[dict[str, Any]], now: float, *,
+                          check: UsageCheck | None = None) -> int:
+        """A game with a whole action log at once (an imported record); its first post is
+        owed like a start's."""
         async with self._transaction() as db:
+            await self._check_and_count(db, guild, host, check, "import", now)
             game_id = await self._insert_game(db, guild, channel, status, host, options,
                                               seed, now)
             await self._insert_seats(db, game_id, seats)
             await db.executemany(
                 "INSERT INTO actions (game_id, seq, user_id, action, at) VALUES (?, ?, NULL, ?, ?)",
                 [(game_id, seq, _dumps(a), now) for seq, a in enumerate(actions)])
-            await db.execute("UPDATE games SET version = ? WHERE id = ?", (len(actions), game_id))
+            version = len(actions)
+            await db.execute("UPDATE games SET version = ?, public_version = ? WHERE id = ?",
+                             (version, version, game_id))
+            await self._insert_public(db, game_id, version, PublicChange(version, ()), now)
         return game_id
 
     # -- changing games ---------------------------------------------------------
 
+    async def write(self, game_id: int, version: int, now: float, changes: Mapping[str, Any],
+                    *, seats: list[SeatRow] | None = None,
+                    actions: Sequence[tuple[int, str | None, dict[str, Any]]] = (),
+                    public: PublicChange | None = None) -> int:
+        """One whole command in one transaction, if the game is still at `version`.
+
+        Changes game columns, replaces the seats (if given), appends actions
+        (seq, user, action), and with `public` records that players are owed a post.
+        The version goes up by one per action, and at least by one; returns it.
+        """
+        by = max(1, len(actions))
+        async with self._transaction() as db:
+            await self._bump(db, game_id, version, now, changes, by)
+            if seats is not None:
+                await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+                await self._insert_seats(db, game_id, seats)
+            try:
+                await db.executemany(
+                    "INSERT INTO actions (game_id, seq, user_id, action, at) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    [(game_id, seq, user, _dumps(action), now) for seq, user, action in actions])
+            except sqlite3.IntegrityError:
+                raise Conflict(f"game {game_id} already has one of these actions") from None
+            if public is not None:
+                await db.execute("UPDATE games SET public_version = ? WHERE id = ?",
+                                 (version + by, game_id))
+                await self._insert_public(db, game_id, version + by, public, now)
+        return version + by
+
+    @staticmethod
+    async def _insert_public(db: aiosqlite.Connection, game_id: int, version: int,
+                             public: PublicChange, now: float) -> None:
+        await db.execute(
+            "INSERT INTO public_events (game_id, version, moves_before, at, lines) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (game_id, version, public.moves_before, now, _dumps(list(public.lines))))
+
     async def update(self, game_id: int, version: int, now: float,
                      changes: Mapping[str, Any]) -> int:
         """Change game columns if the game is still at `version`; returns the new version."""
-        async with self._io:  # one UPDATE: atomic without an explicit transaction
-            with _unavailable_on_sqlite_trouble():
-                await self._bump(self._db, game_id, version, now, changes)
-        return version + 1
+        return await self.write(game_id, version, now, changes)
 
     async def put_seats(self, game_id: int, version: int, now: float, seats: list[SeatRow],
                         changes: Mapping[str, Any] | None = None) -> int:
         """Replace the game's seats (join, leave, kick, seating order, resign)."""
-        async with self._transaction() as db:
-            await self._bump(db, game_id, version, now, changes or {})
-            await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-            await self._insert_seats(db, game_id, seats)
-        return version + 1
+        return await self.write(game_id, version, now, changes or {}, seats=seats)
 
     async def append(self, game_id: int, version: int, seq: int, user_id: str | None,
                      action: dict[str, Any], now: float,
                      changes: Mapping[str, Any] | None = None) -> int:
         """Add action number `seq` to the log, atomically with `changes`."""
+        return await self.write(game_id, version, now, changes or {},
+                                actions=[(seq, user_id, action)])
+
+    # -- the public-post outbox -------------------------------------------------
+
+    async def unposted(self, limit: int) -> list[Unposted]:
+        """Games owed a public post, the longest waiting first."""
+        rows = await self._rows(
+            "SELECT g.id, g.guild_id, g.channel_id, g.posted_version, g.public_version, "
+            "  (SELECT min(e.at) FROM public_events e WHERE e.game_id = g.id "
+            "   AND e.version > g.posted_version) AS since "
+            "FROM games g WHERE g.public_version > g.posted_version "
+            "ORDER BY since, g.id LIMIT ?", (limit,))
+        return [Unposted(int(i), g, c, int(p), int(v), float(t or 0.0))
+                for i, g, c, p, v, t in rows]
+
+    async def public_events(self, game_id: int, after: int) -> list[PublicEvents]:
+        """The stored public changes of a game newer than version `after`, oldest first."""
+        rows = await self._rows(
+            "SELECT version, moves_before, at, lines FROM public_events "
+            "WHERE game_id = ? AND version > ? ORDER BY version", (game_id, after))
+        return [PublicEvents(int(v), int(m), float(t), tuple(json.loads(lines)))
+                for v, m, t, lines in rows]
+
+    async def mark_posted(self, game_id: int, version: int) -> None:
+        """The public post up to `version` was delivered; never goes back, never past the
+        last public change. What was delivered is forgotten."""
         async with self._transaction() as db:
-            await self._bump(db, game_id, version, now, changes or {})
-            try:
-                await db.execute(
-                    "INSERT INTO actions (game_id, seq, user_id, action, at) "
-                    "VALUES (?, ?, ?, ?, ?)", (game_id, seq, user_id, _dumps(action), now))
-            except sqlite3.IntegrityError:
-                raise Conflict(f"game {game_id} already has action {seq}") from None
-        return version + 1
+            await db.execute(
+                "UPDATE games SET posted_version = max(posted_version, min(?, public_version)) "
+                "WHERE id = ?", (version, game_id))
+            await db.execute(
+                "DELETE FROM public_events WHERE game_id = ? AND version <= "
+                "(SELECT posted_version FROM games WHERE id = ?)", (game_id, game_id))
 
     # -- reading ----------------------------------------------------------------
 
@@ -271,8 +398,12 @@ class Store:
 
     async def games_of(self, user_id: str, live_only: bool = False,
                        limit: int = 1000) -> list[GameRow]:
-        """Games the user has a seat in, most recently active first."""
-        live = "AND g.status IN ('lobby', 'active')" if live_only else ""
+        """Games the user has a seat in, most recently active first.
+
+        Cancelled games are left out: nothing is left to do or see in them.
+        """
+        live = ("AND g.status IN ('lobby', 'active')" if live_only
+                else "AND g.status != 'cancelled'")
         rows = await self._rows(
             f"SELECT {', '.join('g.' + c for c in GAME_COLUMNS.split(', '))} FROM games g "
             f"JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? {live} "
@@ -283,6 +414,12 @@ class Store:
         rows = await self._rows(
             "SELECT id FROM games WHERE status = 'active' AND deadline <= ? ORDER BY deadline",
             (now,))
+        return [int(r[0]) for r in rows]
+
+    async def stale_lobbies(self, created_before: float) -> list[int]:
+        rows = await self._rows(
+            "SELECT id FROM games WHERE status = 'lobby' AND created_at <= ? ORDER BY id",
+            (created_before,))
         return [int(r[0]) for r in rows]
 
     async def game_ids(self) -> list[int]:

@@ -27,6 +27,7 @@ from carca_bot.local.randomplayer import play_random_move
 from carca_bot.service import (
     GameOptions,
     GameService,
+    Limits,
     TurnOrder,
     User,
     Where,
@@ -48,6 +49,10 @@ ROTATIONS = [0, 90, 180, 270, 45, -90, 360, 1]
 FUZZ = settings(max_examples=int(os.environ.get("CARCA_FUZZ_EXAMPLES", "60")), deadline=None,
                 database=None, derandomize=bool(os.environ.get("CI")),
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+# Small enough that the fuzz meets every limit now and then.
+LIMITS = Limits(lobbies_per_user=1, lobbies_per_server=2, games_per_user=2, threads_per_day=2,
+                imports_per_hour=3)
 
 coords = st.one_of(st.integers(-4, 4), st.integers(-10**12, 10**12))
 
@@ -91,7 +96,10 @@ async def op_create(r: Run) -> object:
         max_players=r.draw(st.integers(1, 6) if valid else st.integers(0, 7)),
         allow_solo=r.draw(st.booleans()),
         seed=r.draw(st.one_of(st.none(), st.integers(0, 2**31 - 1))))
-    return await r.service.create(r.place(), r.user(), options)
+    where, user, thread = r.place(), r.user(), r.draw(st.booleans())
+    if r.draw(st.booleans()):
+        await r.service.check_can_create(where.guild, user.id, thread)
+    return await r.service.create(where, user, options, new_thread=thread)
 
 
 async def op_lobby(r: Run) -> object:
@@ -249,7 +257,11 @@ async def op_import(r: Run) -> object:
     if kind == "garbage":
         data: object = r.draw(st.sampled_from([None, [], {"format": "carca-record/1"},
                                                {"format": "carca-record/1", "players": ["A"],
-                                                "actions": [{"end": True}]}, "{"]))
+                                                "actions": [{"end": True}]}, "{",
+                                               b"{", b"[" * 20000, b"\xff\xfe",
+                                               b" " * (LIMITS.record_bytes + 1),
+                                               b'{"format": "carca-record/1", "players": '
+                                               b'["A", "B"], "seed": 5, "actions": []}']))
         return await svc.import_record(where, user, data)
     record = await svc.export(source)
     if kind == "cut" and record["actions"]:
@@ -257,9 +269,45 @@ async def op_import(r: Run) -> object:
     return await svc.import_record(where, user, record)
 
 
+async def op_posts(r: Run) -> object:
+    """The front end's side of the outbox: list, catch up, confirm (also wrongly)."""
+    svc = r.service
+    owed = await svc.pending_posts(r.draw(st.integers(1, 5)))
+    ids = [p.game_id for p in owed] or await svc.store.game_ids()
+    if not ids:
+        return owed
+    game_id = r.draw(st.sampled_from(ids))
+    row = await svc.store.game(game_id)
+    assert row is not None
+    version = r.draw(st.sampled_from([row.posted_version, row.public_version, row.version,
+                                      row.version + 3, 0, -1]))
+    if r.draw(st.booleans()):
+        catch_up = await svc.events_since(game_id, version)
+        assert catch_up.view.tile is None  # a post for everybody: nobody's tile in it
+        version = catch_up.version
+    await svc.mark_posted(game_id, version)
+    after = await svc.store.game(game_id)
+    assert after is not None and after.posted_version >= row.posted_version  # never back
+    return None
+
+
+async def check_outbox_and_secrets(service: GameService) -> None:
+    """Posts owed are never lost or invented, and no running game exports its seed."""
+    for game_id in await service.store.game_ids():
+        row = await service.store.game(game_id)
+        assert row is not None
+        assert 0 <= row.posted_version <= row.public_version <= row.version, row
+        if row.public_version > row.posted_version:
+            stored = await service.store.public_events(game_id, row.posted_version)
+            assert stored and stored[-1].version == row.public_version
+        if row.status == "active" and not row.options.get("analysis"):
+            record = await service.export(Where(row.guild_id, row.channel_id), game_id)
+            assert "seed" not in record
+
+
 OPS: list[Op] = [op_create, op_lobby, op_lobby, op_lobby, op_turn, op_turn, op_legal,
                  op_legal, op_legal, op_legal, op_legal, op_legal, op_fast_forward, op_look,
-                 op_timers, op_import]
+                 op_timers, op_import, op_posts]
 
 
 async def _host_and_players(r: Run) -> None:
@@ -280,7 +328,7 @@ async def test_random_commands_never_break_a_game(data: st.DataObject) -> None:
     with tempfile.TemporaryDirectory() as folder:
         clock = Clock()
         service = await GameService.open(Path(folder) / "fuzz.sqlite3", clock=clock,
-                                         synchronous="NORMAL")
+                                         synchronous="NORMAL", limits=LIMITS)
         run = Run(service, clock, data)
         viewers: list[str | None] = [None, USERS[0].id, USERS[4].id]
         seeds = mock.patch("carca_bot.service.lobby.secrets.randbits",  # replayable seeds
@@ -298,6 +346,7 @@ async def test_random_commands_never_break_a_game(data: st.DataObject) -> None:
                         raise
                     event(f"{op.__name__}: {type(exc).__name__}")
                 await assert_sound(service, run.versions, viewers)
+                await check_outbox_and_secrets(service)
             for place in PLACES:
                 game_id = await service.store.latest_game(place.guild, place.channel)
                 row = await service.store.game(game_id) if game_id else None

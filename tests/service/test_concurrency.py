@@ -81,16 +81,16 @@ async def test_two_processes_cannot_both_move(service: GameService, db: Path,
     rival = await GameService.open(db, clock=clock)
     try:
         await rival.status(HERE)  # the rival has the game cached too
-        write = service.store.update
+        write = service.store.write
 
         async def rival_first(*args: Any, **kwargs: Any) -> int:
             await rival.place_tile(HERE, player, *spot)
             return await write(*args, **kwargs)
 
-        service.store.update = rival_first  # type: ignore[method-assign]
+        service.store.write = rival_first  # type: ignore[method-assign]
         with pytest.raises(GameMovedOn) as moved:
             await service.place_tile(HERE, player, *spot)
-        service.store.update = write  # type: ignore[method-assign]
+        service.store.write = write  # type: ignore[method-assign]
         assert moved.value.view.steps == (await rival.status(HERE)).steps
         # Neither side trusts its cache over the file: both see one placed tile.
         view = await service.confirm(HERE, player)

@@ -160,3 +160,39 @@ async def test_auto_play_keeps_the_steps_already_taken(service: GameService, clo
     assert (await service.export(HERE))["actions"] == [{
         "by": late.name, "tile": "U", "at": [1, 0], "rot": 0,
         "deploy": {"figure": "follower", "on": "E"}}]
+
+
+async def test_an_auto_played_report_says_what_was_played_and_who_is_next(
+        service: GameService, clock: Clock) -> None:
+    view = await started(service, options=GameOptions(turn_timer=60, auto_play=True, seed=4))
+    late = who(view)
+    clock.now += 61
+    (report,) = await service.check_timers()
+    assert report.reason == "auto_played" and report.auto_played
+    assert report.actions and report.actions[0]["by"] == late.name
+    assert report.actions == report.view.played
+    assert {"tile", "at", "rot"} <= set(report.actions[0])
+    nxt = report.view.deciding
+    assert nxt is not None and nxt.user_id != late.id
+    assert report.view.deadline == clock.now + 60  # the next player's new deadline
+    summary = next(g for g in await service.my_games(late.id) if g.where == HERE)
+    assert summary.deadline == report.view.deadline
+
+
+async def test_a_reminder_report_says_so(service: GameService, clock: Clock) -> None:
+    await started(service, options=GameOptions(turn_timer=60, seed=4))
+    clock.now += 61
+    (report,) = await service.check_timers()
+    assert (report.reason, report.actions, report.view.deadline) == (
+        "reminder", (), clock.now + 60)
+
+
+async def test_kicking_the_player_to_act_says_what_was_played(service: GameService,
+                                                               clock: Clock) -> None:
+    view = await started(service, (ANA, BEN, CY), GameOptions(turn_timer=120, seed=4))
+    late = who(view)
+    kicked = await service.kick(HERE, ANA, late.id, is_admin=True)  # an admin may kick anyone
+    assert kicked.played and kicked.played[0]["by"] == late.name
+    assert any("removed from the game" in e for e in kicked.events)
+    assert kicked.deciding is not None and kicked.deciding.user_id != late.id
+    assert kicked.deadline == clock.now + 120

@@ -1,4 +1,5 @@
-"""Migrations: from nothing, from a version-1 file, all or nothing, never backwards."""
+"""Migrations: from nothing, from version-1 and version-2 files, all or nothing, never
+backwards."""
 
 from __future__ import annotations
 
@@ -102,7 +103,8 @@ async def test_an_empty_file_gets_the_whole_schema(tmp_path: Path) -> None:
         assert [r[0][0] for r in rows] == [SCHEMA_VERSION, "wal", 1, 10000]
     finally:
         await store.close()
-    assert {"version", "pending", "deadline", "outcome"} <= _columns(path, "games")
+    assert {"version", "pending", "deadline", "outcome", "public_version",
+            "posted_version"} <= _columns(path, "games")
     assert "resigned" in _columns(path, "seats")
 
 
@@ -156,3 +158,47 @@ async def test_a_newer_file_is_refused(tmp_path: Path) -> None:
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     with pytest.raises(SchemaTooNew, match="knows versions up to"):
         await Store.open(path)
+
+
+def _version_2_file(path: Path) -> None:
+    """A file as version 2 of the program left it (its games made with version 1)."""
+    _version_1_file(path)
+    with sqlite3.connect(path) as db:
+        for statement in schema_module.V2:
+            db.execute(statement)
+        db.execute("PRAGMA user_version = 2")
+
+
+async def test_a_version_2_file_owes_no_posts_and_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / "v2.sqlite3"
+    _version_2_file(path)
+    service = await GameService.open(path)
+    try:
+        assert (await service.store._rows("PRAGMA user_version"))[0][0] == SCHEMA_VERSION == 3
+        for game_id in await service.store.game_ids():
+            row = await service.store.game(game_id)
+            assert row is not None and row.posted_version == row.public_version == row.version
+        assert await service.pending_posts() == []  # nobody is owed a post from before
+        ana, where = User("u1", "Ana"), Where("g", "c1")
+        x, y, rot = (await service.legal_moves(where, ana)).placements[0]
+        await service.place_tile(where, ana, x, y, rot)
+        view = await service.confirm(where, ana)
+        assert [(p.game_id, p.version) for p in await service.pending_posts()] == [
+            (1, view.version)]
+    finally:
+        await service.close()
+
+
+async def test_a_failed_version_3_migration_leaves_version_2(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "v2.sqlite3"
+    _version_2_file(path)
+    broken = (schema_module.V1, schema_module.V2, (*schema_module.V3, "THIS IS NOT SQL"))
+    monkeypatch.setattr(schema_module, "MIGRATIONS", broken)
+    with pytest.raises(sqlite3.OperationalError):
+        await Store.open(path)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+        tables = {t for (t,) in db.execute("SELECT name FROM sqlite_master")}
+    assert "public_version" not in _columns(path, "games")
+    assert "public_events" not in tables and "usage" not in tables

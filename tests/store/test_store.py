@@ -94,8 +94,12 @@ async def test_games_of_a_user_and_overdue_games(store: Store) -> None:
     second = await _game(store, "b")
     await store.put_seats(second, 0, 20.0, [HOST, GUEST], {"status": "active",
                                                           "deadline": 50.0})
+    third = await _game(store, "c")
+    await store.update(third, 0, 16.0, {"status": "finished"})
+    assert [g.id for g in await store.games_of("u1")] == [second, third, first]
     await store.update(first, 0, 15.0, {"status": "cancelled"})
-    assert [g.id for g in await store.games_of("u1")] == [second, first]
+    # A cancelled game has nothing left to do or see: it leaves the list.
+    assert [g.id for g in await store.games_of("u1")] == [second, third]
     assert [g.id for g in await store.games_of("u1", live_only=True)] == [second]
     assert [g.id for g in await store.games_of("u2")] == [second]
     assert await store.overdue(49.0) == [] and await store.overdue(50.0) == [second]
