@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from carca_bot import store
@@ -12,6 +13,7 @@ from carca_bot.service.core import Body, ServiceCore, log, nothing
 from carca_bot.service.errors import NoGameHere, NotAllowed
 from carca_bot.service.limits import check_import
 from carca_bot.service.live import LOBBY_CLOSED, Live, snapshot
+from carca_bot.service.lobby import SEED_BITS
 from carca_bot.service.model import (
     DAY,
     MAX_PLAYERS,
@@ -99,16 +101,19 @@ class InfoOps(ServiceCore):
         check_import(self.limits, await self._usage(where.guild, user.id))
         record, game = await self._workers.replay_import(data, self.limits)
         setup = record.setup
+        # A record exported mid-game has no seed; the rest of its pile is dealt from a
+        # fresh secret, so not even the importer can tell the next tile.
+        seed = setup.seed if setup.seed is not None else secrets.randbits(SEED_BITS)
         options = GameOptions(expansions=setup.expansions, wagon_rule=setup.wagon_rule,
                               max_players=len(setup.players), tunnel_pairs=setup.tunnel_pairs,
-                              start=setup.start, seed=setup.seed, analysis=True,
+                              start=setup.start, seed=seed, analysis=True,
                               allow_solo=True)
         seats = [SeatRow(i, None, name, i % MAX_PLAYERS) for i, name in enumerate(setup.players)]
         check = self._usage_check(lambda usage: check_import(self.limits, usage))
         try:
             game_id = await self.store.import_game(
                 where.guild, where.channel, user.id,
-                "finished" if game.finished else "active", options.to_json(), setup.seed,
+                "finished" if game.finished else "active", options.to_json(), seed,
                 seats, game.history, self.clock(), check=check)
         except ChannelBusy:
             raise errors.ChannelBusy("this channel already has a game: import the record "

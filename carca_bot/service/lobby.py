@@ -6,6 +6,7 @@ import secrets
 from dataclasses import replace
 
 from carca_bot.engine.game import Game
+from carca_bot.engine.limits import safe_name
 from carca_bot.service import errors
 from carca_bot.service.core import ServiceCore
 from carca_bot.service.errors import NotAllowed, NotInGame
@@ -14,7 +15,6 @@ from carca_bot.service.live import LOBBY_CLOSED, Live, seating, setup_for
 from carca_bot.service.model import MAX_PLAYERS, GameOptions, TurnView, User, Where
 from carca_bot.store import ChannelBusy, SeatRow
 
-NAME_LENGTH = 32
 # The seed fixes the seat order and every draw. Seat order and the first draws are
 # public, so the seed must be far too large to search (2^31 seeds take minutes);
 # 63 bits is what SQLite's INTEGER holds.
@@ -22,12 +22,9 @@ SEED_BITS = 63
 
 
 def unique_name(wanted: str, taken: set[str]) -> str:
-    """The user's name, made distinct from the other seats (the record needs distinct names)."""
-    base = " ".join(wanted.split())[:NAME_LENGTH] or "Player"
-    name, n = base, 2
-    while name in taken:
-        name, n = f"{base} {n}", n + 1
-    return name
+    """The user's name as the record accepts it (no hidden characters, at most 32
+    characters), told apart from the other seats even where only case differs."""
+    return safe_name(wanted, taken)
 
 
 def renumber(seats: list[SeatRow]) -> list[SeatRow]:

@@ -85,3 +85,18 @@ async def test_an_analysis_game_keeps_the_seed_its_importer_gave(service: GameSe
     view = await service.import_record(THERE, User("5", "Cy"), record)
     assert view.options.seed == 77
     assert (await service.export(THERE))["seed"] == 77
+
+
+async def test_a_record_exported_mid_game_is_dealt_on_from_a_fresh_secret(
+        service: GameService, clock: Clock) -> None:
+    """Without a seed the engine would deal from seed 0, the same pile for everybody."""
+    await _secret_game(service, clock)
+    record = await service.export(HERE)
+    assert "seed" not in record
+    seeds = set()
+    for n in range(3):
+        view = await service.import_record(Where("g", f"study-{n}"), User("5", "Cy"), record)
+        row = await service.store.game(view.game_id)
+        assert row is not None and row.seed is not None
+        seeds.add(row.seed)
+    assert len(seeds) == 3 and max(seeds) >= 2**40
