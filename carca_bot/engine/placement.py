@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 
 from carca_bot.engine.board import ANY, OPEN, Board
 from carca_bot.engine.catalogue import Shape, TileType
-from carca_bot.engine.geometry import SIDE_NAMES, Pos, around, neighbour, opposite
+from carca_bot.engine.errors import IllegalMove
+from carca_bot.engine.geometry import Pos, around, neighbour, opposite
 
-EDGE_WORDS = {"C": "city", "R": "road", "F": "field", "W": "river"}
-SIDE_WORDS = ("north", "east", "south", "west")
+EDGE_KINDS = {"C": "city", "R": "road", "F": "field", "W": "river"}
 _FITS: dict[tuple[str, str], tuple[int, ...]] = {}
 
 
@@ -30,19 +30,19 @@ def rotations_fitting(tile: TileType, key: str) -> tuple[int, ...]:
     return cached
 
 
-def edge_problem(board: Board, pos: Pos, shape: Shape) -> str | None:
-    """Why the tile cannot lie there by its edges, in words; None when it fits."""
+def edge_problem(board: Board, pos: Pos, shape: Shape) -> IllegalMove | None:
+    """Why the tile cannot lie there by its edges; None when it fits."""
     if pos in board.tiles:
-        return f"the square {list(pos)} is already taken"
+        return IllegalMove("tile_square_taken", square=pos)
     key = board.frontier.get(pos)
     if key is None:
-        return f"the square {list(pos)} does not touch any placed tile along an edge"
+        return IllegalMove("tile_no_neighbour", square=pos)
     for side in range(4):
         want = key[side]
         if want not in (OPEN, ANY) and want != shape.edges[side]:
-            other = neighbour(pos, side)
-            return (f"its {SIDE_WORDS[side]} edge is {EDGE_WORDS[shape.edges[side]]} but the "
-                    f"tile at {list(other)} shows {EDGE_WORDS[want]} there")
+            return IllegalMove("tile_edge_mismatch", side=side,
+                               edge=EDGE_KINDS[shape.edges[side]],
+                               other=neighbour(pos, side), shows=EDGE_KINDS[want])
     return None
 
 
@@ -53,17 +53,21 @@ def _kind(building: str) -> str:
     return "monastery" if building == "abbey" else building
 
 
-def cult_problem(board: Board, pos: Pos, building: str) -> str | None:
+def cult_problem(board: Board, pos: Pos, building: str) -> IllegalMove | None:
     """The Cult's limit: one monastery-shrine pair at most around each of them."""
+    buildings = board.buildings
+    if not buildings:
+        return None
     mine = _kind(building)
     other = OTHER_BUILDING[mine]
-    facing = [p for p in around(pos) if _kind(board.buildings.get(p, "")) == other]
+    facing = [p for p in around(pos) if _kind(buildings.get(p, "")) == other]
     if len(facing) > 1:
-        return f"a {mine} may not stand next to more than one {other}"
+        return IllegalMove("cult_crowded", building=mine, other=other)
     if facing:
         partner = facing[0]
-        if any(_kind(board.buildings.get(p, "")) == mine for p in around(partner) if p != pos):
-            return f"the {other} at {list(partner)} already has a {mine} next to it"
+        if any(_kind(buildings.get(p, "")) == mine for p in around(partner) if p != pos):
+            return IllegalMove("cult_partner_taken", building=mine, other=other,
+                               partner=partner)
     return None
 
 
@@ -88,23 +92,26 @@ class River:
             return "S"
         return "R" if outlets[0] == (heading + 1) % 4 else "L"
 
-    def problem(self, pos: Pos, shape: Shape) -> str | None:
+    def problem(self, pos: Pos, shape: Shape) -> IllegalMove | None:
         if self.open_end is None:
-            return "the river is already closed"
+            return IllegalMove("river_closed")
         square, inlet = self.open_end
         if pos != square:
-            return f"a river tile must continue the river at {list(square)}"
+            return IllegalMove("river_elsewhere", river_at=square)
         if inlet not in shape.river:
-            return f"its river must meet the river on its {SIDE_NAMES[inlet]} side"
+            return IllegalMove("river_inlet", side=inlet)
         turn = self._turn(shape, inlet)
         if turn in ("L", "R"):
             curves = [t for t in self.turns if t != "S"]
             side = "left" if turn == "L" else "right"
             if self.turns and self.turns[-1] == turn:
-                return f"the river may not turn {side} twice in a row (a U-turn)"
+                return IllegalMove("river_u_turn", turn=side)
             if len(curves) >= 2 and curves[-1] == curves[-2] == turn:
-                return f"the river may not turn {side} three times in a row"
+                return IllegalMove("river_three_turns", turn=side)
         return None
+
+    def copy(self) -> River:
+        return River(self.open_end, list(self.turns))
 
     def advance(self, pos: Pos, shape: Shape) -> None:
         assert self.open_end is not None

@@ -1,8 +1,9 @@
-"""Points: majorities, what each feature is worth, and the words that explain it."""
+"""Points: majorities, and what each feature is worth with how it was counted."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from carca_bot.engine.board import Board, Feature
 from carca_bot.engine.catalogue import Kind
@@ -44,30 +45,26 @@ def feature_name(feat: Feature) -> str:
     return feat.building if feat.kind is Kind.BUILDING else feat.kind.value
 
 
-def plural(n: int, word: str) -> str:
-    """'1 city', '2 cities', '3 tiles'."""
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
+def feature_points(board: Board, feat: Feature,
+                   final: bool) -> tuple[int, str, dict[str, Any]]:
+    """Points a feature is worth now, and how they were counted (reason and parameters).
 
-
-def feature_points(board: Board, feat: Feature, final: bool) -> tuple[int, str]:
-    """Points a feature is worth now, and how they were counted."""
+    `final`: counted as at the game's end (incomplete), else as completed.
+    """
     name = feature_name(feat)
-    state = "incomplete" if final else "completed"
     if feat.kind is Kind.ROAD:
         n = len(feat.tiles)
-        return n, f"{state} road of {plural(n, 'tile')} (1 per tile)"
+        return n, "road", {"final": final, "tiles": n}
     if feat.kind is Kind.CITY:
         n, p = len(feat.tiles), feat.pennants
         each = 1 if final else 2
-        shown = plural(n, "tile") + (f" and {plural(p, 'pennant')}" if p else "")
-        return each * (n + p), f"{state} city of {shown} ({each} per tile and pennant)"
+        return each * (n + p), "city", {"final": final, "tiles": n, "pennants": p,
+                                        "each": each}
     if feat.kind in (Kind.BUILDING, Kind.GARDEN):
         if not final:
-            return 9, f"completed {name} (9)"
+            return 9, "building", {"final": False, "name": name}
         around = board.neighbours(feat.pos)
-        return 1 + around, f"incomplete {name} with {plural(around, 'neighbour')} (1 + {around})"
+        return 1 + around, "building", {"final": True, "name": name, "neighbours": around}
     raise ValueError(f"no points for a {name}")  # pragma: no cover - fields score by cities
 
 

@@ -7,7 +7,7 @@ barns, King and Robber.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from carca_bot.engine.board import Board
 from carca_bot.engine.catalogue import Kind
@@ -20,12 +20,12 @@ from carca_bot.engine.scoring import (
     feature_points,
     figures_on,
     majority,
-    plural,
 )
 from carca_bot.engine.wagons import PendingWagon
 
 if TYPE_CHECKING:
-    from carca_bot.engine.game import Game, Turn
+    from carca_bot.engine.game import Game
+    from carca_bot.engine.phase import Turn
 
 FOLLOWER = ("follower",)
 BARN = ("barn",)
@@ -43,14 +43,14 @@ def _building_node(board: Board, pos: tuple[int, int]) -> int:
     return placed.nodes[placed.shape.building]
 
 
-def award(game: Game, players: tuple[int, ...], points: int, feature: str, detail: str,
-          tiles: tuple[tuple[int, int], ...], *, complete: bool = False,
-          final: bool = False) -> None:
+def award(game: Game, players: tuple[int, ...], points: int, feature: str, reason: str,
+          params: dict[str, Any], tiles: tuple[tuple[int, int], ...], *, pennants: int = 0,
+          complete: bool = False, final: bool = False) -> None:
     """Give the majority owners their points and record why (nobody scores: still told)."""
     for p in players:
         game.scores[p] += points
     game.events.append(Event("score", players, points if players else 0, feature, tiles,
-                             detail, complete=complete, final=final))
+                             reason, params, pennants, complete=complete, final=final))
 
 
 class TurnScorer:
@@ -62,16 +62,12 @@ class TurnScorer:
         self.turn = turn
         self.leaving: list[tuple[Figure, int, int | None]] = []  # figure, feature, chased from
 
-    def _award(self, players: tuple[int, ...], points: int, feat_word: str, detail: str,
-               tiles: tuple[tuple[int, int], ...], *, complete: bool) -> None:
-        award(self.game, players, points, feat_word, detail, tiles, complete=complete)
-
     def score_recall(self, abbot: Figure, root: int) -> None:
         feat = self.board.features[root]
         assert feat is not None
-        points, detail = feature_points(self.board, feat, final=True)
-        self._award((abbot.player,), points, feature_name(feat), f"recalled abbot: {detail}",
-                    (feat.pos,), complete=False)
+        points, reason, params = feature_points(self.board, feat, final=True)
+        award(self.game, (abbot.player,), points, feature_name(feat), "abbot_recalled",
+              {"counted": reason, **params}, (feat.pos,))
         self.game.figures.remove(abbot)
         self.game.hand[abbot.player]["abbot"] += 1
 
@@ -102,9 +98,10 @@ class TurnScorer:
             feat = self.board.features[root]
             assert feat is not None
             here = figures_on(self.board, self.game.figures, root)
-            points, detail = feature_points(self.board, feat, final=False)
-            self._award(majority(self.board, self.game.figures, root), points,
-                        feature_name(feat), detail, tuple(sorted(feat.tiles)), complete=True)
+            points, reason, params = feature_points(self.board, feat, final=False)
+            award(self.game, majority(self.board, self.game.figures, root), points,
+                  feature_name(feat), reason, params, tuple(sorted(feat.tiles)),
+                  pennants=feat.pennants, complete=True)
             self.leaving.extend((f, root, None) for f in here)
             if here and feat.kind is Kind.BUILDING:
                 occupied_buildings.append(root)
@@ -135,9 +132,9 @@ class TurnScorer:
                 players = tuple(sorted({f.player for f in chased}))
                 self.game.events.append(Event(
                     "challenge", players, feature=loser_feat.building, tiles=(square,),
-                    detail=f"the {feat.building} at {list(feat.pos)} was completed first: the "
-                           f"followers on the {loser_feat.building} at {list(square)} go home "
-                           "with no points"))
+                    reason="challenge", params={"winner": feat.building, "winner_at": feat.pos,
+                                                "loser": loser_feat.building,
+                                                "loser_at": square}))
                 self.leaving.extend((f, loser, loser) for f in chased)
 
     def _barns(self) -> None:
@@ -145,7 +142,7 @@ class TurnScorer:
         barn_root = None if self.turn.barn_node is None else board.find(self.turn.barn_node)
         fields: list[tuple[int, int, str]] = []
         if barn_root is not None:
-            fields.append((barn_root, 3, "a barn placed in the field"))
+            fields.append((barn_root, 3, "barn_placed"))
         placed = board.tiles[self.turn.pos]
         if placed.shape is not None:
             for node, seg in zip(placed.nodes, placed.shape.segments, strict=True):
@@ -153,7 +150,7 @@ class TurnScorer:
                 if (seg.kind is Kind.FIELD and root != barn_root
                         and all(root != r for r, _, _ in fields)
                         and figures_on(board, [f for f in game.figures if f.kind == "barn"], root)):
-                    fields.append((root, 1, "farmers joined to a barn field"))
+                    fields.append((root, 1, "barn_joined"))
         for root, per_city, why in fields:
             farmers = [f for f in figures_on(board, game.figures, root) if f.kind == "follower"]
             if not farmers:
@@ -161,9 +158,9 @@ class TurnScorer:
             cities = completed_cities(board, root)
             feat = board.features[root]
             assert feat is not None
-            self._award(majority(board, game.figures, root, FOLLOWER), per_city * cities, "field",
-                        f"{why}: {plural(cities, 'completed city')} ({per_city} per city)",
-                        tuple(sorted(feat.tiles)), complete=False)
+            award(game, majority(board, game.figures, root, FOLLOWER), per_city * cities,
+                  "field", why, {"cities": cities, "per_city": per_city},
+                  tuple(sorted(feat.tiles)))
             for farmer in farmers:
                 game.figures.remove(farmer)
                 game.hand[farmer.player]["follower"] += 1
@@ -198,10 +195,10 @@ class TurnScorer:
             if not game.setup.has("king_robber"):
                 continue
             setattr(game, title, self.turn.player)
-            word = "King" if title == "king" else "Robber"
-            game.events.append(Event(title, (self.turn.player,), feature=title, detail=(
-                f"takes the {word}: completed the largest {kind.value} so far "
-                f"({max(sizes)} tiles)")))
+            game.events.append(Event(title, (self.turn.player,), feature=title,
+                                     reason="title_taken",
+                                     params={"title": title, "kind": kind.value,
+                                             "size": max(sizes)}))
 
 
 def final_scoring(game: Game) -> None:
@@ -226,9 +223,9 @@ def final_scoring(game: Game) -> None:
         assert feat is not None
         tiles = tuple(sorted(feat.tiles))
         if feat.kind is not Kind.FIELD:
-            points, detail = feature_points(board, feat, final=True)
-            award(game, majority(board, game.figures, root), points, feature_name(feat), detail,
-                  tiles, final=True)
+            points, reason, params = feature_points(board, feat, final=True)
+            award(game, majority(board, game.figures, root), points, feature_name(feat), reason,
+                  params, tiles, pennants=feat.pennants, final=True)
     for kinds, per_city, word in ((FOLLOWER, 3, "field"), (BARN, 4, "barn")):
         for root in roots:
             feat = board.features[root]
@@ -239,15 +236,13 @@ def final_scoring(game: Game) -> None:
             cities = completed_cities(board, root)
             if not players or not cities:
                 continue  # a field touching no completed city gives nothing to tell
-            who = "farmers" if word == "field" else "barn"
-            award(game, players, per_city * cities, word,
-                  f"{who} in a field touching {plural(cities, 'completed city')} "
-                  f"({per_city} per city)",
-                  tuple(sorted(feat.tiles)), final=True)
+            reason = "farmers_final" if word == "field" else "barn_final"
+            award(game, players, per_city * cities, word, reason,
+                  {"cities": cities, "per_city": per_city}, tuple(sorted(feat.tiles)),
+                  final=True)
     for title, kind in (("king", Kind.CITY), ("robber", Kind.ROAD)):
         holder = game.king if title == "king" else game.robber
         if holder is not None:
             count = game.completed[kind]
-            detail = f"{plural(count, 'completed ' + kind.value)} on the board (1 each)"
-            award(game, (holder,), count, title, f"the {title.capitalize()}: {detail}", (),
-                  final=True)
+            award(game, (holder,), count, title, "title_final",
+                  {"title": title, "kind": kind.value, "count": count}, (), final=True)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from carca_bot.engine.board import Board
 from carca_bot.engine.catalogue import Kind
+from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.geometry import Pos, around, neighbour, opposite
 from carca_bot.engine.scoring import Figure
 
@@ -89,23 +90,22 @@ def wagon_targets(board: Board, figures: list[Figure], wagon: PendingWagon,
 
 
 def wagon_refusal(board: Board, figures: list[Figure], wagon: PendingWagon, pos: Pos, on: str,
-                  rule: str) -> str:
-    """Why the wagon may not move to (pos, on), in words."""
+                  rule: str) -> IllegalMove:
+    """Why the wagon may not move to (pos, on)."""
     placed = board.tiles.get(pos)
     node = placed.node_named(on) if placed else None
     if node is None:
-        return f"{on!r} at {list(pos)} names nothing on the board"
+        return IllegalMove("wagon_nothing_named", on=on, square=pos)
     root = board.find(node)
     feat = board.feature(node)
     if feat.kind in (Kind.FIELD, Kind.GARDEN):
-        return f"a wagon cannot move onto a {feat.kind.value}"
+        return IllegalMove("wagon_onto", kind=feat.kind.value)
     if board.is_complete(root):
-        return "a wagon can only move to an incomplete feature"
+        return IllegalMove("wagon_complete")
     if any(board.find(f.node) == root for f in figures):
-        return "that feature is occupied"
+        return IllegalMove("wagon_occupied")
     if root == wagon.excluded:
-        return "the wagon cannot go back to the building it was chased from"
+        return IllegalMove("wagon_chased_from")
     if rule == "c2":
-        return (f"with rule c2 the wagon moves only to its own square {list(wagon.pos)} "
-                "or one of the 8 around it")
-    return "with rule c1 the wagon moves only to a feature directly connected to the one scored"
+        return IllegalMove("wagon_c2_range", wagon_at=wagon.pos)
+    return IllegalMove("wagon_c1_link")

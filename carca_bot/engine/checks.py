@@ -1,0 +1,42 @@
+"""Checks before a step: is it this player's turn and this phase, may the tile lie there.
+
+Each check raises `IllegalMove` with a reason code, or returns one unraised
+(`*_problem`) so the caller can add where it happened; nothing here changes a game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from carca_bot.engine.errors import IllegalMove
+from carca_bot.engine.geometry import Pos
+from carca_bot.engine.phase import Phase
+from carca_bot.engine.placement import cult_problem, edge_problem
+
+if TYPE_CHECKING:
+    from carca_bot.engine.game import Game
+
+
+def waiting(game: Game) -> dict[str, object]:
+    """What the game waits for: the phase and who must decide (parameters of a refusal)."""
+    return {"waiting": game.phase.value, "player": game.deciding}
+
+
+def check_turn(game: Game, player: int, *phases: Phase) -> None:
+    if game.phase is Phase.FINISHED:
+        raise IllegalMove("game_over")
+    if game.phase not in phases:
+        raise IllegalMove("wrong_phase", **waiting(game))
+    if player != game.deciding:
+        raise IllegalMove("not_your_turn", who=player, **waiting(game))
+
+
+def placement_problem(game: Game, tile: str, pos: Pos, rot: int) -> IllegalMove | None:
+    """Why `tile` may not lie at `pos` turned `rot`: edges, then the river, then the Cult."""
+    shape = game.catalogue.shape(tile, rot)
+    problem = edge_problem(game.board, pos, shape)
+    if problem is None and game.catalogue[tile].is_river:
+        problem = game.river.problem(pos, shape)
+    if problem is None and shape.building is not None:
+        problem = cult_problem(game.board, pos, shape.segments[shape.building].building)
+    return problem

@@ -1,0 +1,34 @@
+"""Where a game stands: its phase, and the turn being played step by step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from carca_bot.engine.geometry import Pos
+from carca_bot.engine.moves import Deploy
+from carca_bot.engine.tunnels import TokenSpot
+
+
+class Phase(Enum):
+    TILE = "tile"  # the active player draws a tile or places an abbey
+    PLACED = "placed"  # tile down; figure, token, then end_turn
+    WAGON = "wagon"  # a wagon owner decides where it goes
+    ABBEY_ROUND = "abbey_round"  # the end-of-game abbey round
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The turn being played. Immutable: each step replaces it, so undo keeps the old one."""
+
+    player: int
+    tile: str = ""
+    pos: Pos = (0, 0)
+    rot: int = 0
+    touched: tuple[int, ...] = ()  # city and road nodes to check for completion
+    deploy: Deploy | None = None
+    recall: bool = False
+    token: TokenSpot | None = None
+    token_first: bool = False
+    barn_node: int | None = None
