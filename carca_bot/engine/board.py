@@ -13,7 +13,7 @@ and `copy()` is a handful of shallow list and dict copies.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from carca_bot.engine.catalogue import Kind, Shape
@@ -32,9 +32,13 @@ OPEN = "."  # no neighbour on that side
 ANY = "*"  # an abbey's wall: matches anything
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Feature:
-    """What we know of a whole feature; lives on its union-find root. Never changed."""
+    """What we know of a whole feature; lives on its union-find root.
+
+    Never changed once made (not frozen only because frozen records are slower to
+    make): the board replaces the record instead, which is what makes undo cheap.
+    """
 
     kind: Kind
     tiles: frozenset[Pos]
@@ -121,12 +125,13 @@ class Board:
         self.log.append((SET_NODE, node, self.parent[node], self.features[node]))
         self.features[node] = feat
 
-    def _change(self, node: int, **changes: Any) -> None:
-        """Replace the feature record on `node`'s root."""
+    def _close(self, node: int, edges: int) -> None:
+        """Take `edges` open edges off the feature of `node` (a new record on its root)."""
         root = self.find(node)
-        feat = self.features[root]
-        assert feat is not None
-        self._set(root, replace(feat, **changes))
+        f = self.features[root]
+        assert f is not None
+        self._set(root, Feature(f.kind, f.tiles, f.open - edges, f.pennants, f.cities,
+                                f.building, f.pos))
 
     # -- union-find -------------------------------------------------------------
 
@@ -182,12 +187,12 @@ class Board:
             mine = shape.side_segment[side]
             if other.shape is None:  # an abbey wall closes the edge without joining
                 if mine is not None:
-                    self._change(nodes[mine], open=self.feature(nodes[mine]).open - 1)
+                    self._close(nodes[mine], 1)
                 continue
             theirs = other.shape.side_segment[opposite(side)]
             if mine is not None and theirs is not None:
                 root = self._union(nodes[mine], other.nodes[theirs])
-                self._change(root, open=self.feature(root).open - 2)
+                self._close(root, 2)
             for half in (2 * side, 2 * side + 1):
                 a = shape.half_segment[half]
                 b = other.shape.half_segment[facing_half(half)]
@@ -215,7 +220,7 @@ class Board:
             theirs = other.shape.side_segment[opposite(side)]
             if theirs is not None:
                 node_there = other.nodes[theirs]
-                self._change(node_there, open=self.feature(node_there).open - 1)
+                self._close(node_there, 1)
                 closed.append(node_there)
         self.tiles[pos] = PlacedTile(ABBEY, 0, None, (node,))
         self.log.append((DEL_TILE, pos))
@@ -225,7 +230,7 @@ class Board:
 
     def link_tunnel(self, a: int, b: int) -> int:
         root = self._union(a, b)
-        self._change(root, open=self.feature(root).open - 2)
+        self._close(root, 2)
         return root
 
     def _grow_frontier(self, pos: Pos, edges: str) -> None:

@@ -19,7 +19,7 @@ from carca_bot.engine import steps, supply
 from carca_bot.engine.board import Board
 from carca_bot.engine.catalogue import Kind, catalogue
 from carca_bot.engine.checks import placement_problem
-from carca_bot.engine.deploying import FIGURES, deploy_problem
+from carca_bot.engine.deploying import ALLOWED_ON, FIGURES, deploy_problem
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.events import Event
 from carca_bot.engine.geometry import CORNER_NAMES, Pos
@@ -39,9 +39,10 @@ from carca_bot.engine.moves import (
     ReturnWagon,
     SkipAbbey,
     action_moves,
+    placing,
 )
 from carca_bot.engine.phase import Phase, Turn
-from carca_bot.engine.placement import River, cult_problem, rotations_fitting
+from carca_bot.engine.placement import River, cult_problem, fits_of, rotations_fitting
 from carca_bot.engine.scoring import Figure
 from carca_bot.engine.setup import Setup
 from carca_bot.engine.tunnels import TokenSpot
@@ -60,24 +61,29 @@ class Placement:
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """What `pop` needs to take one move back: the move and the game just before it."""
+    """What `pop` needs to take one move back: the move and the game just before it.
+
+    Steps of a turn save only what they can change (None: unchanged); the moves
+    that score (`SCORING`) save every counter.
+    """
 
     move: Move
     player: int | None
     board: tuple[int, int]
-    scores: tuple[int, ...]
-    hand: tuple[tuple[tuple[str, int], ...], ...]
-    tokens: tuple[tuple[int, ...], ...]
-    entrances: tuple[tuple[int, tuple[int, int]], ...]
-    figures: tuple[Figure, ...]
-    supply: tuple[str, int] | None
     counters: tuple[Any, ...]  # see Game._counters
-    completed: tuple[int, int]
-    wagons: tuple[PendingWagon, ...]
-    round_queue: tuple[int, ...]
+    supply: tuple[str, int] | None
+    river: tuple[tuple[Pos, int] | None, int]
     events: int
     history: int
-    river: tuple[tuple[Pos, int] | None, int]
+    hand: tuple[tuple[tuple[str, int], ...], ...] | None
+    figures: tuple[Figure, ...] | None
+    tokens: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, tuple[int, int]], ...]] | None
+    scores: tuple[int, ...] | None
+    rest: tuple[tuple[int, int], tuple[PendingWagon, ...], tuple[int, ...]] | None
+
+
+SCORING = (EndTurn, Discard, MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd, Recall)
+NO_FIGURES = (Draw, PlaceTile, PlaceToken)  # steps that touch no hand and no figure
 
 
 class Game:
@@ -112,6 +118,7 @@ class Game:
         self.river = River()
         self.last_placed: tuple[Pos, int] | None = None  # square and player of the newest tile
         self.frames: list[Frame] = []
+        self.river_tiles: tuple[str, ...] = ()  # river tile ids in this game's supply
         supply.deal(self)
 
     def _starting_hand(self) -> dict[str, int]:
@@ -151,34 +158,46 @@ class Game:
                 self.current, self.phase, self.turn, self.ending, self.last_placed)
 
     def _frame(self, move: Move, player: int | None) -> Frame:
+        full = isinstance(move, SCORING)
+        figures = full or not isinstance(move, NO_FIGURES)
+        tokens = full or isinstance(move, PlaceToken)
         tile = move.tile if isinstance(move, PlaceTile | Discard) else None
         return Frame(
-            move, player, self.board.mark(), tuple(self.scores),
-            tuple(tuple(h.items()) for h in self.hand), tuple(tuple(t) for t in self.tokens),
-            tuple(self.entrances.items()), tuple(self.figures),
-            None if tile is None else (tile, self.supply[tile]), self._counters(),
-            (self.completed[Kind.CITY], self.completed[Kind.ROAD]), tuple(self.wagons),
-            tuple(self.round_queue), len(self.events), len(self.history),
-            (self.river.open_end, len(self.river.turns)))
+            move, player, self.board.mark(), self._counters(),
+            None if tile is None else (tile, self.supply[tile]),
+            (self.river.open_end, len(self.river.turns)), len(self.events), len(self.history),
+            tuple(tuple(h.items()) for h in self.hand) if figures else None,
+            tuple(self.figures) if figures else None,
+            (tuple(tuple(t) for t in self.tokens), tuple(self.entrances.items()))
+            if tokens else None,
+            tuple(self.scores) if full else None,
+            ((self.completed[Kind.CITY], self.completed[Kind.ROAD]), tuple(self.wagons),
+             tuple(self.round_queue)) if full else None)
 
     def _undo(self, frame: Frame) -> None:
         self.board.undo(frame.board)
-        self.scores = list(frame.scores)
-        self.hand = [dict(h) for h in frame.hand]
-        self.tokens = [list(t) for t in frame.tokens]
-        self.entrances = dict(frame.entrances)
-        self.figures = list(frame.figures)
-        if frame.supply is not None:
-            self.supply[frame.supply[0]] = frame.supply[1]
         (self.drawn, self.king, self.robber, self.best_city, self.best_road, self.current,
          self.phase, self.turn, self.ending, self.last_placed) = frame.counters
-        self.completed = Counter({Kind.CITY: frame.completed[0], Kind.ROAD: frame.completed[1]})
-        self.wagons = list(frame.wagons)
-        self.round_queue = list(frame.round_queue)
-        del self.events[frame.events:]
-        del self.history[frame.history:]
+        if frame.supply is not None:
+            self.supply[frame.supply[0]] = frame.supply[1]
         self.river.open_end = frame.river[0]
         del self.river.turns[frame.river[1]:]
+        del self.events[frame.events:]
+        del self.history[frame.history:]
+        if frame.hand is not None:
+            self.hand = [dict(h) for h in frame.hand]
+        if frame.figures is not None:
+            self.figures = list(frame.figures)
+        if frame.tokens is not None:
+            self.tokens = [list(t) for t in frame.tokens[0]]
+            self.entrances = dict(frame.tokens[1])
+        if frame.scores is not None:
+            self.scores = list(frame.scores)
+        if frame.rest is not None:
+            completed, wagons, queue = frame.rest
+            self.completed = Counter({Kind.CITY: completed[0], Kind.ROAD: completed[1]})
+            self.wagons = list(wagons)
+            self.round_queue = list(queue)
 
     def push(self, move: Move) -> None:
         """Play `move` for whoever must decide now; raises IllegalMove and changes nothing."""
@@ -253,30 +272,40 @@ class Game:
 
     def legal_placements(self, tile: str) -> list[Placement]:
         """Every square and rotation where `tile` may be placed now."""
+        return [Placement(pos, rot) for pos, rot in self._spots(tile)]
+
+    def _spots(self, tile: str) -> list[tuple[Pos, int]]:
+        """(square, quarter turns) where `tile` may lie, squares in frontier order."""
         tile_type = self.catalogue[tile]
         frontier = self.board.frontier
+        result: list[tuple[Pos, int]] = []
         if tile_type.is_river:
             if self.river.open_end is None:
                 return []
             square = self.river.open_end[0]
             key = frontier.get(square)
-            candidates = [(square, key)] if key is not None else []
-        else:
-            candidates = list(frontier.items())
-        check = tile_type.is_river or (tile_type.shapes[0].building is not None
-                                       and bool(self.board.buildings))
-        result: list[Placement] = []
-        for pos, key in candidates:
-            for rot in rotations_fitting(tile_type, key):
-                if check and placement_problem(self, tile, pos, rot):
-                    continue
-                result.append(Placement(pos, rot))
+            if key is not None:
+                result.extend((square, rot) for rot in rotations_fitting(tile_type, key)
+                              if placement_problem(self, tile, square, rot) is None)
+            return result
+        building = tile_type.shapes[0].building
+        cult = building is not None and bool(self.board.buildings)
+        what = "" if building is None else tile_type.shapes[0].segments[building].building
+        fits = fits_of(tile_type)
+        for pos, key in frontier.items():
+            rots = fits.get(key)
+            if rots is None:
+                rots = rotations_fitting(tile_type, key)
+            if not rots or (cult and cult_problem(self.board, pos, what) is not None):
+                continue
+            for rot in rots:
+                result.append((pos, rot))
         return result
 
     def fits_somewhere(self, tile: str) -> bool:
         tile_type = self.catalogue[tile]
         if tile_type.is_river or tile_type.shapes[0].building is not None:
-            return bool(self.legal_placements(tile))
+            return bool(self._spots(tile))
         return any(rotations_fitting(tile_type, key) for key in self.board.frontier.values())
 
     def abbey_squares(self) -> list[Pos]:
@@ -306,21 +335,37 @@ class Game:
         return verbs
 
     def legal_deployments(self) -> list[Deploy]:
-        """Every figure the active player may place on the tile just placed."""
+        """Every figure the active player may place on the tile just placed.
+
+        The same answers as `deploy_problem` for each figure and name, in one pass.
+        """
         turn = self.turn
         if self.phase is not Phase.PLACED or turn is None or turn.deploy or turn.recall:
             return []
-        placed = self.board.tiles[turn.pos]
-        names = ["C"] if placed.shape is None else [s.name for s in placed.shape.segments]
+        board = self.board
+        placed = board.tiles[turn.pos]
+        segments = [("C", placed.nodes[0])] if placed.shape is None else \
+            [(s.name, n) for s, n in zip(placed.shape.segments, placed.nodes, strict=True)]
+        find, features = board.find, board.features
+        occupied = {find(f.node) for f in self.figures}
+        kinds = []
+        for name, node in segments:
+            root = find(node)
+            feat = features[root]
+            assert feat is not None
+            kinds.append((name, feat.kind, root in occupied))
         hand = self.hand[turn.player]
-        result = []
+        result: list[Deploy] = []
         for figure in FIGURES:
             if hand.get(figure, 0) <= 0:
                 continue
-            spots = CORNER_NAMES if figure == "barn" else names
-            for on in spots:
-                if deploy_problem(self, turn, figure, on)[0] is None:
-                    result.append(Deploy(figure, on))
+            if figure == "barn":
+                result.extend(Deploy(figure, on) for on in CORNER_NAMES
+                              if deploy_problem(self, turn, figure, on)[0] is None)
+                continue
+            allowed = ALLOWED_ON[figure]
+            result.extend(Deploy(figure, name) for name, kind, taken in kinds
+                          if not taken and kind in allowed)
         return result
 
     def _abbot(self, player: int) -> Figure | None:
@@ -374,12 +419,12 @@ class Game:
             return moves
         if phase is Phase.TILE:
             if tile is not None:
-                if self.supply[tile] <= 0 or tile not in self.drawable():
+                if not supply.may_draw(self, tile):
                     return []
-                spots = self.legal_placements(tile)
+                spots = self._spots(tile)
                 if not spots:
                     return [Discard(tile)]
-                return [PlaceTile(tile, s.pos, s.rot) for s in spots]
+                return [placing(tile, pos, rot) for pos, rot in spots]
             moves = [Draw()] if self.tiles_left else []
             if self.hand[self.current].get("abbey", 0) > 0:
                 moves.extend(PlaceAbbey(pos) for pos in self.abbey_squares())

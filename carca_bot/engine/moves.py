@@ -87,6 +87,20 @@ Move = (Draw | PlaceTile | PlaceAbbey | Deploy | Recall | PlaceToken | EndTurn |
 CLOSING = (EndTurn, Discard, MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd)
 
 
+_PLACINGS: dict[tuple[str, Pos, int], PlaceTile] = {}
+
+
+def placing(tile: str, pos: Pos, rot: int) -> PlaceTile:
+    """`PlaceTile(tile, pos, rot)`, shared: listing legal moves makes the same ones often."""
+    key = (tile, pos, rot)
+    move = _PLACINGS.get(key)
+    if move is None:
+        if len(_PLACINGS) > 200_000:  # a long-running process: keep the cache bounded
+            _PLACINGS.clear()
+        move = _PLACINGS[key] = PlaceTile(tile, pos, rot)
+    return move
+
+
 def _pos(value: list[int]) -> Pos:
     return (value[0], value[1])
 

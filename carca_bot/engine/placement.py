@@ -15,18 +15,27 @@ from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.geometry import Pos, around, neighbour, opposite
 
 EDGE_KINDS = {"C": "city", "R": "road", "F": "field", "W": "river"}
-_FITS: dict[tuple[str, str], tuple[int, ...]] = {}
+FITS: dict[str, dict[str, tuple[int, ...]]] = {}  # tile id -> frontier key -> rotations
+
+
+def fits_of(tile: TileType) -> dict[str, tuple[int, ...]]:
+    """The cache of `rotations_fitting` answers for one tile type."""
+    fits = FITS.get(tile.id)
+    if fits is None:
+        fits = FITS[tile.id] = {}
+    return fits
 
 
 def rotations_fitting(tile: TileType, key: str) -> tuple[int, ...]:
     """Quarter turns of `tile` whose edges match the neighbour letters in `key`."""
-    cached = _FITS.get((tile.id, key))
+    fits = fits_of(tile)
+    cached = fits.get(key)
     if cached is None:
         cached = tuple(
             r for r, shape in enumerate(tile.shapes)
             if all(k in (OPEN, ANY, e) for k, e in zip(key, shape.edges, strict=True))
         )
-        _FITS[(tile.id, key)] = cached
+        fits[key] = cached
     return cached
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from carca_bot.engine import supply
 from carca_bot.engine.board import ABBEY
 from carca_bot.engine.checks import check_turn, placement_problem, waiting
 from carca_bot.engine.deploying import deploy_problem
@@ -90,7 +91,7 @@ def place_tile(game: Game, player: int, tile: str, pos: tuple[int, int], rot: in
         raise IllegalMove("unknown_tile", tile=tile)
     if game.supply[tile] <= 0:
         raise IllegalMove("tile_not_in_supply", tile=tile)
-    if tile not in game.drawable():
+    if not supply.may_draw(game, tile):
         raise IllegalMove("lake_last" if game.catalogue[tile].is_river else "river_first")
     problem = placement_problem(game, tile, pos, rot)
     if problem is not None:
@@ -138,7 +139,7 @@ def discard(game: Game, player: int, tile: str) -> None:
     check_turn(game, player, Phase.TILE)
     if game.supply[tile] <= 0:
         raise IllegalMove("tile_not_in_supply", tile=tile)
-    if tile not in game.drawable():
+    if not supply.may_draw(game, tile):
         raise IllegalMove("not_drawable", tile=tile)
     if game.fits_somewhere(tile):
         raise IllegalMove("discard_fits", tile=tile)
@@ -171,8 +172,9 @@ def deploy(game: Game, player: int, figure: str, on: str) -> None:
         raise problem
     game.hand[player][figure] -= 1
     game.figures.append(Figure(player, figure, turn.pos, node, on))
-    game.turn = replace(turn, deploy=Deploy(figure, on), token_first=turn.token is not None,
-                        barn_node=node if figure == "barn" else turn.barn_node)
+    game.turn = Turn(turn.player, turn.tile, turn.pos, turn.rot, turn.touched,
+                     Deploy(figure, on), turn.recall, turn.token, turn.token is not None,
+                     node if figure == "barn" else turn.barn_node)
 
 
 def abbot_of(game: Game, player: int) -> Figure | None:

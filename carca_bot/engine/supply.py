@@ -27,6 +27,7 @@ def deal(game: Game) -> None:
         raise IllegalMove("start_not_in_supply", tile=start_id)
     supply[start_id] -= 1
     game.supply = supply
+    game.river_tiles = tuple(t for t in sorted(supply) if game.catalogue[t].is_river)
     shape = game.catalogue.shape(start_id, rot)
     game.board.place((0, 0), shape)
     game.board.log.clear()  # the start tile is never taken back
@@ -36,8 +37,23 @@ def deal(game: Game) -> None:
 
 def river_phase(game: Game) -> bool:
     """Whether river tiles are still to come: they are drawn before all others."""
+    supply = game.supply
+    return any(supply[t] > 0 for t in game.river_tiles)
+
+
+def may_draw(game: Game, tile: str) -> bool:
+    """Whether `tile` could be drawn now (the same answer as `tile in drawable(game)`)."""
+    supply = game.supply
+    if supply[tile] <= 0:
+        return False
+    if not river_phase(game):
+        return True
+    tile_type = game.catalogue[tile]
+    if not tile_type.is_river:
+        return False
     tiles = game.catalogue.tiles
-    return any(n > 0 and tiles[t].is_river for t, n in game.supply.items())
+    return not tile_type.river_last or not any(
+        supply[t] > 0 and not tiles[t].river_last for t in game.river_tiles)
 
 
 def drawable(game: Game) -> list[str]:
@@ -54,7 +70,14 @@ def drawable(game: Game) -> list[str]:
 def draw(game: Game) -> str:
     """The next tile, fixed by the seed and how many tiles were taken before it."""
     supply = game.supply
-    pool = [t for t in drawable(game) for _ in range(supply[t])]
-    if not pool:
+    kinds = drawable(game)
+    total = sum(supply[t] for t in kinds)
+    if not total:
         raise IllegalMove("no_tiles_left")
-    return random.Random(f"{game.setup.seed or 0}:{game.drawn}").choice(pool)
+    # The same pick as Random.choice over every tile laid out in a row, without the row.
+    index = random.Random(f"{game.setup.seed or 0}:{game.drawn}").randrange(total)
+    for tile in kinds:
+        index -= supply[tile]
+        if index < 0:
+            return tile
+    raise AssertionError("unreachable: index < total")

@@ -80,11 +80,14 @@ class TurnScorer:
             assert feat is not None
             if root not in roots and feat.kind in (Kind.CITY, Kind.ROAD) and feat.open == 0:
                 roots.append(root)
+        buildings, gardens = board.buildings, board.gardens
         for square in [turn.pos, *around(turn.pos)]:
+            if square not in buildings and square not in gardens:
+                continue
             placed = board.tiles.get(square)
             if placed is None or board.neighbours(square) < 8:
                 continue
-            if square in board.buildings:
+            if square in buildings:
                 roots.append(board.find(_building_node(board, square)))
             if square in board.gardens and placed.shape is not None:
                 assert placed.shape.garden is not None

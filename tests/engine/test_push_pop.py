@@ -123,7 +123,8 @@ def test_restore_takes_back_an_unfinished_turn() -> None:
     tile = game.draw()
     spot = game.legal_placements(tile)[0]
     game.place_tile(0, tile, spot.pos, spot.rot)
-    game.deploy(0, *[(d.figure, d.on) for d in game.legal_deployments()][0])
+    first = game.legal_deployments()[0]
+    game.deploy(0, first.figure, first.on)
     copy = game.copy(stack=False)
     game.restore()
     assert fingerprint(game) == before
