@@ -6,19 +6,14 @@ from typing import TYPE_CHECKING
 
 from carca_bot.engine.catalogue import Kind
 from carca_bot.engine.errors import IllegalMove
+from carca_bot.engine.figures import ALLOWED_ON, CORNER_FIGURES, FIGURES
 from carca_bot.engine.geometry import CORNER_INDEX
 
 if TYPE_CHECKING:
     from carca_bot.engine.game import Game
     from carca_bot.engine.phase import Turn
 
-FIGURES = ("follower", "abbot", "mayor", "wagon", "barn")
-ALLOWED_ON: dict[str, tuple[Kind, ...]] = {
-    "follower": (Kind.CITY, Kind.ROAD, Kind.FIELD, Kind.BUILDING),
-    "abbot": (Kind.BUILDING, Kind.GARDEN),
-    "mayor": (Kind.CITY,),
-    "wagon": (Kind.ROAD, Kind.CITY, Kind.BUILDING),
-}
+__all__ = ["ALLOWED_ON", "FIGURES", "barn_problem", "deploy_problem"]
 
 
 def deploy_problem(game: Game, turn: Turn, figure: str,
@@ -29,7 +24,7 @@ def deploy_problem(game: Game, turn: Turn, figure: str,
         return IllegalMove("unknown_figure"), -1
     if game.hand[player].get(figure, 0) <= 0:
         return IllegalMove("figure_not_in_hand", who=player), -1
-    if figure == "barn":
+    if figure in CORNER_FIGURES:
         return barn_problem(game, turn, on)
     board = game.board
     node = board.tiles[turn.pos].node_named(on)

@@ -19,9 +19,10 @@ from carca_bot.engine import steps, supply
 from carca_bot.engine.board import Board
 from carca_bot.engine.catalogue import Kind, catalogue
 from carca_bot.engine.checks import placement_problem
-from carca_bot.engine.deploying import ALLOWED_ON, FIGURES, deploy_problem
+from carca_bot.engine.deploying import deploy_problem
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.events import Event
+from carca_bot.engine.figures import ALLOWED_ON, CORNER_FIGURES, FIGURES, starting_hand
 from carca_bot.engine.geometry import CORNER_NAMES, Pos
 from carca_bot.engine.moves import (
     CLOSING,
@@ -122,12 +123,7 @@ class Game:
         supply.deal(self)
 
     def _starting_hand(self) -> dict[str, int]:
-        hand = {"follower": 7}
-        if self.setup.has("abbot"):
-            hand["abbot"] = 1
-        if self.setup.has("abbey_mayor"):
-            hand.update(mayor=1, wagon=1, barn=1, abbey=1)
-        return hand
+        return starting_hand(self.setup.expansions)
 
     # -- copy, push, pop --------------------------------------------------------
 
@@ -359,7 +355,7 @@ class Game:
         for figure in FIGURES:
             if hand.get(figure, 0) <= 0:
                 continue
-            if figure == "barn":
+            if figure in CORNER_FIGURES:
                 result.extend(Deploy(figure, on) for on in CORNER_NAMES
                               if deploy_problem(self, turn, figure, on)[0] is None)
                 continue

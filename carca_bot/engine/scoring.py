@@ -7,6 +7,7 @@ from typing import Any
 
 from carca_bot.engine.board import Board, Feature
 from carca_bot.engine.catalogue import Kind
+from carca_bot.engine.figures import IN_MAJORITY, strength
 from carca_bot.engine.geometry import Pos
 
 
@@ -26,19 +27,19 @@ def figures_on(board: Board, figures: list[Figure], root: int) -> list[Figure]:
 
 
 def majority(board: Board, figures: list[Figure], root: int,
-             kinds: tuple[str, ...] = ("follower", "abbot", "mayor", "wagon")) -> tuple[int, ...]:
+             kinds: tuple[str, ...] = IN_MAJORITY) -> tuple[int, ...]:
     """Players with the greatest strength (> 0) on a feature; mayors count pennants."""
     feat = board.features[root]
     assert feat is not None
-    strength: dict[int, int] = {}
+    total: dict[int, int] = {}
     for fig in figures:
         if fig.kind in kinds and board.find(fig.node) == root:
-            power = feat.pennants if fig.kind == "mayor" else 1
-            strength[fig.player] = strength.get(fig.player, 0) + power
-    best = max(strength.values(), default=0)
+            power = strength(fig.kind, feat.pennants)
+            total[fig.player] = total.get(fig.player, 0) + power
+    best = max(total.values(), default=0)
     if best <= 0:
         return ()
-    return tuple(sorted(p for p, s in strength.items() if s == best))
+    return tuple(sorted(p for p, s in total.items() if s == best))
 
 
 def feature_name(feat: Feature) -> str:

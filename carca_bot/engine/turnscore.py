@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from carca_bot.engine.board import Board
 from carca_bot.engine.catalogue import Kind
 from carca_bot.engine.events import Event
+from carca_bot.engine.figures import CORNER_FIGURES, FARMERS
 from carca_bot.engine.geometry import around
 from carca_bot.engine.scoring import (
     Figure,
@@ -27,8 +28,8 @@ if TYPE_CHECKING:
     from carca_bot.engine.game import Game
     from carca_bot.engine.phase import Turn
 
-FOLLOWER = ("follower",)
-BARN = ("barn",)
+FOLLOWER = FARMERS
+BARN = CORNER_FIGURES
 
 
 def _opposite_building(building: str) -> tuple[str, ...]:
