@@ -259,6 +259,14 @@ class Board:
             return False
         return feat.open == 0
 
+    def building_node(self, pos: Pos) -> int:
+        """The node of the monastery, shrine or abbey on `pos`."""
+        placed = self.tiles[pos]
+        if placed.shape is None:
+            return placed.nodes[0]
+        assert placed.shape.building is not None
+        return placed.nodes[placed.shape.building]
+
     def holes(self) -> list[Pos]:
         return [pos for pos, key in self.frontier.items() if OPEN not in key]
 

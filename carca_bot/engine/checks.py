@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.geometry import Pos
-from carca_bot.engine.phase import Phase
-from carca_bot.engine.placement import cult_problem, edge_problem
+from carca_bot.engine.phase import Phase, Turn
+from carca_bot.engine.placement import edge_problem
 
 if TYPE_CHECKING:
     from carca_bot.engine.game import Game
@@ -31,12 +31,23 @@ def check_turn(game: Game, player: int, *phases: Phase) -> None:
         raise IllegalMove("not_your_turn", who=player, **waiting(game))
 
 
+def placed_turn(game: Game, player: int) -> Turn:
+    """The turn in progress, if `player` may take its next step now."""
+    check_turn(game, player, Phase.PLACED)
+    assert game.turn is not None
+    return game.turn
+
+
 def placement_problem(game: Game, tile: str, pos: Pos, rot: int) -> IllegalMove | None:
-    """Why `tile` may not lie at `pos` turned `rot`: edges, then the river, then the Cult."""
+    """Why `tile` may not lie at `pos` turned `rot`: its edges, then the expansions' hooks."""
     shape = game.catalogue.shape(tile, rot)
     problem = edge_problem(game.board, pos, shape)
-    if problem is None and game.catalogue[tile].is_river:
-        problem = game.river.problem(pos, shape)
-    if problem is None and shape.building is not None:
-        problem = cult_problem(game.board, pos, shape.segments[shape.building].building)
-    return problem
+    if problem is not None:
+        return problem
+    tile_type = game.catalogue[tile]
+    for rules in game.rules:
+        if rules.placement is not None:
+            problem = rules.placement(game, tile_type, pos, shape)
+            if problem is not None:
+                return problem
+    return None

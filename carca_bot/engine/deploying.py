@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 from carca_bot.engine.catalogue import Kind
 from carca_bot.engine.errors import IllegalMove
+from carca_bot.engine.expansions.abbey_mayor import barn_problem
 from carca_bot.engine.figures import ALLOWED_ON, CORNER_FIGURES, FIGURES
-from carca_bot.engine.geometry import CORNER_INDEX
 
 if TYPE_CHECKING:
     from carca_bot.engine.game import Game
@@ -41,17 +41,4 @@ def deploy_problem(game: Game, turn: Turn, figure: str,
     find = board.find
     if any(find(f.node) == root for f in game.figures):
         return IllegalMove("feature_occupied", kind=feat.kind.value), -1
-    return None, node
-
-
-def barn_problem(game: Game, turn: Turn, on: str) -> tuple[IllegalMove | None, int]:
-    corner = CORNER_INDEX.get(on)
-    if corner is None:
-        return IllegalMove("barn_not_corner"), -1
-    node = game.board.corner_field(turn.pos, corner)
-    if node is None:
-        return IllegalMove("barn_corner_not_field"), -1
-    root = game.board.find(node)
-    if any(f.kind == "barn" and game.board.find(f.node) == root for f in game.figures):
-        return IllegalMove("barn_field_taken"), -1
     return None, node

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from carca_bot.engine.events import Event
+from carca_bot.engine.expansions.abbey_mayor import wagon_targets
 from carca_bot.engine.phase import Phase
 from carca_bot.engine.turnscore import final_scoring
-from carca_bot.engine.wagons import wagon_targets
 
 if TYPE_CHECKING:
     from carca_bot.engine.game import Game

@@ -22,6 +22,11 @@ from carca_bot.engine.checks import placement_problem
 from carca_bot.engine.deploying import deploy_problem
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.events import Event
+from carca_bot.engine.expansions import active
+from carca_bot.engine.expansions.abbey_mayor import PendingWagon, wagon_targets
+from carca_bot.engine.expansions.abbot import abbot_of
+from carca_bot.engine.expansions.cult import cult_problem
+from carca_bot.engine.expansions.river import River
 from carca_bot.engine.figures import ALLOWED_ON, CORNER_FIGURES, FIGURES, starting_hand
 from carca_bot.engine.geometry import CORNER_NAMES, Pos
 from carca_bot.engine.moves import (
@@ -42,12 +47,10 @@ from carca_bot.engine.moves import (
     action_moves,
     placing,
 )
-from carca_bot.engine.phase import Phase, Turn
-from carca_bot.engine.placement import River, cult_problem, fits_of, rotations_fitting
+from carca_bot.engine.phase import Phase, TokenSpot, Turn
+from carca_bot.engine.placement import fits_of, rotations_fitting
 from carca_bot.engine.scoring import Figure
 from carca_bot.engine.setup import Setup
-from carca_bot.engine.tunnels import TokenSpot
-from carca_bot.engine.wagons import PendingWagon, wagon_targets
 
 __all__ = ["Deployment", "Game", "Phase", "Placement", "Turn"]
 
@@ -92,6 +95,7 @@ class Game:
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
+        self.rules = active(setup.expansions)  # the hooks of the expansions in play
         self.players = list(setup.players)
         self.catalogue = catalogue(tunnel=setup.has("tunnel"))
         self.board = Board()
@@ -365,14 +369,14 @@ class Game:
         return result
 
     def _abbot(self, player: int) -> Figure | None:
-        return steps.abbot_of(self, player)
+        return abbot_of(self, player)
 
     def can_recall(self) -> bool:
         """Whether the active player may take their abbot back this turn."""
         turn = self.turn
         if self.phase is not Phase.PLACED or turn is None or turn.deploy or turn.recall:
             return False
-        abbot = steps.abbot_of(self, turn.player)
+        abbot = abbot_of(self, turn.player)
         return abbot is not None and not self.board.is_complete(abbot.node)
 
     def legal_tokens(self) -> list[TokenSpot]:

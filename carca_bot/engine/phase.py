@@ -7,7 +7,13 @@ from enum import Enum
 
 from carca_bot.engine.geometry import Pos
 from carca_bot.engine.moves import Deploy
-from carca_bot.engine.tunnels import TokenSpot
+
+
+@dataclass(frozen=True, slots=True)
+class TokenSpot:
+    pos: Pos
+    on: str
+    pair: int  # 0-based, as in records
 
 
 class Phase(Enum):

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from carca_bot.engine.board import Board, Feature
 from carca_bot.engine.catalogue import Kind
+from carca_bot.engine.events import Event
 from carca_bot.engine.figures import IN_MAJORITY, strength
 from carca_bot.engine.geometry import Pos
+
+if TYPE_CHECKING:
+    from carca_bot.engine.game import Game
 
 
 @dataclass(slots=True)
@@ -71,3 +75,30 @@ def feature_points(board: Board, feat: Feature,
 
 def completed_cities(board: Board, field_node: int) -> int:
     return sum(1 for c in board.adjacent_cities(field_node) if board.is_complete(c))
+
+
+def award(game: Game, players: tuple[int, ...], points: int, feature: str, reason: str,
+          params: dict[str, Any], tiles: tuple[tuple[int, int], ...], *, pennants: int = 0,
+          complete: bool = False, final: bool = False) -> None:
+    """Give the majority owners their points and record why (nobody scores: still told)."""
+    for p in players:
+        game.scores[p] += points
+    game.events.append(Event("score", players, points if players else 0, feature, tiles,
+                             reason, params, pennants, complete=complete, final=final))
+
+
+def score_fields(game: Game, roots: list[int], kinds: tuple[str, ...], per_city: int,
+                 feature: str, reason: str) -> None:
+    """At the end, the majority of `kinds` on each field scores its completed cities."""
+    board = game.board
+    for root in roots:
+        feat = board.features[root]
+        assert feat is not None
+        if feat.kind is not Kind.FIELD:
+            continue
+        players = majority(board, game.figures, root, kinds)
+        cities = completed_cities(board, root)
+        if not players or not cities:
+            continue  # a field touching no completed city gives nothing to tell
+        award(game, players, per_city * cities, feature, reason,
+              {"cities": cities, "per_city": per_city}, tuple(sorted(feat.tiles)), final=True)

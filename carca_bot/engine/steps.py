@@ -8,16 +8,19 @@ that fails half-way, so a refused move never leaves a trace.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from carca_bot.engine import supply
 from carca_bot.engine.board import ABBEY
-from carca_bot.engine.checks import check_turn, placement_problem, waiting
+from carca_bot.engine.checks import check_turn, placed_turn, placement_problem, waiting
 from carca_bot.engine.deploying import deploy_problem
 from carca_bot.engine.endround import after_turn, next_in_round, start_ending
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.events import Event
+from carca_bot.engine.expansions.abbey_mayor import wagon_refusal
+from carca_bot.engine.expansions.abbot import recall
+from carca_bot.engine.expansions.cult import cult_problem
+from carca_bot.engine.expansions.tunnel import place_token
 from carca_bot.engine.moves import (
     DeclareEnd,
     Deploy,
@@ -35,11 +38,8 @@ from carca_bot.engine.moves import (
     turn_action,
 )
 from carca_bot.engine.phase import Phase, Turn
-from carca_bot.engine.placement import cult_problem
 from carca_bot.engine.scoring import Figure
-from carca_bot.engine.tunnels import TokenSpot, token_problem
 from carca_bot.engine.turnscore import TurnScorer
-from carca_bot.engine.wagons import wagon_refusal
 
 if TYPE_CHECKING:
     from carca_bot.engine.game import Game
@@ -74,12 +74,6 @@ def play(game: Game, move: Move, player: int) -> None:
             skip_abbey(game, player)
         case DeclareEnd():
             declare_end(game)
-
-
-def _placed_turn(game: Game, player: int) -> Turn:
-    check_turn(game, player, Phase.PLACED)
-    assert game.turn is not None
-    return game.turn
 
 
 # -- the tile step ------------------------------------------------------------------
@@ -163,7 +157,7 @@ def declare_end(game: Game) -> None:
 
 
 def deploy(game: Game, player: int, figure: str, on: str) -> None:
-    turn = _placed_turn(game, player)
+    turn = placed_turn(game, player)
     if turn.deploy or turn.recall:
         raise IllegalMove("one_figure")
     problem, node = deploy_problem(game, turn, figure, on)
@@ -177,45 +171,7 @@ def deploy(game: Game, player: int, figure: str, on: str) -> None:
                      node if figure == "barn" else turn.barn_node)
 
 
-def abbot_of(game: Game, player: int) -> Figure | None:
-    return next((f for f in game.figures if f.player == player and f.kind == "abbot"), None)
-
-
-def recall(game: Game, player: int) -> None:
-    """Take the abbot back and score its monastery or garden as at the game's end."""
-    turn = _placed_turn(game, player)
-    if turn.deploy or turn.recall:
-        raise IllegalMove("one_figure")
-    abbot = abbot_of(game, player)
-    if abbot is None:
-        raise IllegalMove("no_abbot_on_board", who=player)
-    root = game.board.find(abbot.node)
-    if game.board.is_complete(root):
-        raise IllegalMove("abbot_completes")
-    TurnScorer(game, turn).score_recall(abbot, root)
-    game.turn = replace(turn, recall=True)
-
-
 # -- tunnel tokens ------------------------------------------------------------------
-
-
-def place_token(game: Game, player: int, pos: tuple[int, int], on: str, pair: int) -> None:
-    turn = _placed_turn(game, player)
-    if turn.token is not None:
-        raise IllegalMove("one_token")
-    problem, node = token_problem(game, player, pos, on, pair)
-    if problem is not None:
-        problem.params.update(square=pos, on=on, pair=pair)
-        raise problem
-    game.tokens[player][pair] -= 1
-    game.entrances[node] = (player, pair)
-    partner = next((n for n, owner in game.entrances.items()
-                    if owner == (player, pair) and n != node), None)
-    touched = turn.touched
-    if partner is not None:
-        game.board.link_tunnel(partner, node)
-        touched = (*touched, node)
-    game.turn = replace(turn, touched=touched, token=TokenSpot(pos, on, pair))
 
 
 # -- ending a turn ------------------------------------------------------------------
@@ -223,7 +179,7 @@ def place_token(game: Game, player: int, pos: tuple[int, int], on: str, pair: in
 
 def end_turn(game: Game, player: int) -> None:
     """Score the turn and move on."""
-    turn = _placed_turn(game, player)
+    turn = placed_turn(game, player)
     game.history.append(_turn_action(game, turn))
     TurnScorer(game, turn).score_turn()
     game.turn = None

@@ -7,6 +7,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from carca_bot.engine.errors import IllegalMove
+from carca_bot.engine.expansions import river
 
 if TYPE_CHECKING:
     from carca_bot.engine.game import Game
@@ -35,36 +36,17 @@ def deal(game: Game) -> None:
         game.river.start((0, 0), shape)
 
 
-def river_phase(game: Game) -> bool:
-    """Whether river tiles are still to come: they are drawn before all others."""
-    supply = game.supply
-    return any(supply[t] > 0 for t in game.river_tiles)
-
-
 def may_draw(game: Game, tile: str) -> bool:
     """Whether `tile` could be drawn now (the same answer as `tile in drawable(game)`)."""
-    supply = game.supply
-    if supply[tile] <= 0:
+    if game.supply[tile] <= 0:
         return False
-    if not river_phase(game):
-        return True
-    tile_type = game.catalogue[tile]
-    if not tile_type.is_river:
-        return False
-    tiles = game.catalogue.tiles
-    return not tile_type.river_last or not any(
-        supply[t] > 0 and not tiles[t].river_last for t in game.river_tiles)
+    return not river.in_river_phase(game) or river.may_draw(game, game.catalogue[tile])
 
 
 def drawable(game: Game) -> list[str]:
     """Tile types the active player could draw now (river first, lake last)."""
     left = sorted(t for t, n in game.supply.items() if n > 0)
-    if river_phase(game):
-        tiles = game.catalogue.tiles
-        river = [t for t in left if tiles[t].is_river]
-        ordinary = [t for t in river if not tiles[t].river_last]
-        return ordinary or river
-    return left
+    return river.drawable(game, left) if river.in_river_phase(game) else left
 
 
 def draw(game: Game) -> str:

@@ -1,14 +1,85 @@
-"""Where a wagon may go after its feature is scored (RULES.md 2.8.3): rules c2 and c1."""
+"""Abbey & Mayor (RULES.md 2.8): the abbey, the mayor, the wagon and the barn.
+
+The mayor is a row of the figure table (its strength is the city's pennants).
+Hooks: `turn_scoring` (a barn placed, or farmers joined to a barn's field, score
+now) and `final` (barns score 4 per completed city). Also here: where a barn may
+stand and where a wagon may move after its feature is scored (rules c2 and c1).
+The abbey step and the end-of-game abbey round are in `steps.py` / `endround.py`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from carca_bot.engine.board import Board
 from carca_bot.engine.catalogue import Kind
 from carca_bot.engine.errors import IllegalMove
-from carca_bot.engine.geometry import Pos, around, neighbour, opposite
-from carca_bot.engine.scoring import Figure
+from carca_bot.engine.figures import CORNER_FIGURES, FARMERS
+from carca_bot.engine.geometry import CORNER_INDEX, Pos, around, neighbour, opposite
+from carca_bot.engine.scoring import (
+    Figure,
+    award,
+    completed_cities,
+    figures_on,
+    majority,
+    score_fields,
+)
+
+if TYPE_CHECKING:
+    from carca_bot.engine.game import Game
+    from carca_bot.engine.phase import Turn
+    from carca_bot.engine.turnscore import TurnScorer
+
+
+def barn_problem(game: Game, turn: Turn, on: str) -> tuple[IllegalMove | None, int]:
+    corner = CORNER_INDEX.get(on)
+    if corner is None:
+        return IllegalMove("barn_not_corner"), -1
+    node = game.board.corner_field(turn.pos, corner)
+    if node is None:
+        return IllegalMove("barn_corner_not_field"), -1
+    root = game.board.find(node)
+    if any(f.kind == "barn" and game.board.find(f.node) == root for f in game.figures):
+        return IllegalMove("barn_field_taken"), -1
+    return None, node
+
+
+def barns(scorer: TurnScorer, completed: list[int], winners: list[int]) -> None:
+    """A barn placed, or farmers joined to a barn's field, score that field now."""
+    board, game = scorer.board, scorer.game
+    barn_root = None if scorer.turn.barn_node is None else board.find(scorer.turn.barn_node)
+    barns_now = [f for f in game.figures if f.kind in CORNER_FIGURES]
+    fields: list[tuple[int, int, str]] = []
+    if barn_root is not None:
+        fields.append((barn_root, 3, "barn_placed"))
+    placed = board.tiles[scorer.turn.pos]
+    if placed.shape is not None:
+        for node, seg in zip(placed.nodes, placed.shape.segments, strict=True):
+            root = board.find(node)
+            if (seg.kind is Kind.FIELD and root != barn_root
+                    and all(root != r for r, _, _ in fields)
+                    and figures_on(board, barns_now, root)):
+                fields.append((root, 1, "barn_joined"))
+    for root, per_city, why in fields:
+        farmers = [f for f in figures_on(board, game.figures, root) if f.kind in FARMERS]
+        if not farmers:
+            continue
+        cities = completed_cities(board, root)
+        feat = board.features[root]
+        assert feat is not None
+        award(game, majority(board, game.figures, root, FARMERS), per_city * cities,
+              "field", why, {"cities": cities, "per_city": per_city},
+              tuple(sorted(feat.tiles)))
+        for farmer in farmers:
+            game.figures.remove(farmer)
+            game.hand[farmer.player][farmer.kind] += 1
+
+
+def final(game: Game, roots: list[int]) -> None:
+    """Each field's barn owners score 4 per completed city it touches."""
+    score_fields(game, roots, CORNER_FIGURES, 4, "barn", "barn_final")
+
 
 WAGON_KINDS = (Kind.ROAD, Kind.CITY, Kind.BUILDING)
 

@@ -1,23 +1,21 @@
-"""Tunnel tokens (RULES.md 2.11): where one may go. Linking the pair is the board's job."""
+"""The Tunnel (RULES.md 2.11): token pairs that link two road ends.
+
+The `PlaceToken` step is here; linking the two roads is the board's job
+(`Board.link_tunnel`), and the catalogue splits AM12's road with this expansion.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from carca_bot.engine.catalogue import Kind
+from carca_bot.engine.checks import placed_turn
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.geometry import Pos
+from carca_bot.engine.phase import TokenSpot, Turn
 
 if TYPE_CHECKING:
     from carca_bot.engine.game import Game
-
-
-@dataclass(frozen=True, slots=True)
-class TokenSpot:
-    pos: Pos
-    on: str
-    pair: int  # 0-based, as in records
 
 
 def token_problem(game: Game, player: int, pos: Pos, on: str,
@@ -42,3 +40,23 @@ def token_problem(game: Game, player: int, pos: Pos, on: str,
     if node in game.entrances:
         return IllegalMove("entrance_taken"), -1
     return None, node
+
+
+def place_token(game: Game, player: int, pos: tuple[int, int], on: str, pair: int) -> None:
+    turn = placed_turn(game, player)
+    if turn.token is not None:
+        raise IllegalMove("one_token")
+    problem, node = token_problem(game, player, pos, on, pair)
+    if problem is not None:
+        problem.params.update(square=pos, on=on, pair=pair)
+        raise problem
+    game.tokens[player][pair] -= 1
+    game.entrances[node] = (player, pair)
+    partner = next((n for n, owner in game.entrances.items()
+                    if owner == (player, pair) and n != node), None)
+    touched = turn.touched
+    if partner is not None:
+        game.board.link_tunnel(partner, node)
+        touched = (*touched, node)
+    game.turn = Turn(turn.player, turn.tile, turn.pos, turn.rot, touched, turn.deploy,
+                     turn.recall, TokenSpot(pos, on, pair), turn.token_first, turn.barn_node)
