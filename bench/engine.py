@@ -134,9 +134,14 @@ def main() -> None:
         print(f"2 players, base+River+Abbot, {args.games} games; times in µs "
               f"(baseline {args.baseline})")
         print(f"{'measure':44} {'old':>12} {'new':>12} {'ratio':>8} {'target':>10}")
-        old_games = median_ms([game_by_steps(old_game, old_setup, old_play, s) for s in seeds])
-        steps = median_ms([game_by_steps(Game, Setup, play_random_turn, s) for s in seeds])
-        moves = median_ms([new_game_by_moves(s) for s in seeds])
+        old_times: list[float] = []
+        step_times: list[float] = []
+        move_times: list[float] = []
+        for seed in seeds:  # interleaved, so a busy machine slows all three alike
+            old_times.append(game_by_steps(old_game, old_setup, old_play, seed))
+            step_times.append(game_by_steps(Game, Setup, play_random_turn, seed))
+            move_times.append(new_game_by_moves(seed))
+        old_games, steps, moves = (median_ms(t) for t in (old_times, step_times, move_times))
         row("random game, step API (median)", old_games / 1000, steps / 1000, "<= 8 ms")
         row("random game, legal_moves + push (median)", old_games / 1000, moves / 1000,
             "<= 8 ms")

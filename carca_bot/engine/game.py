@@ -86,6 +86,8 @@ class Frame:
     rest: tuple[tuple[int, int], tuple[PendingWagon, ...], tuple[int, ...]] | None
 
 
+# tile id -> (square, frontier key) -> the PlaceTile moves that fit there
+PLACINGS: dict[str, dict[tuple[Pos, str], tuple[PlaceTile, ...]]] = {}
 SCORING = (EndTurn, Discard, MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd, Recall)
 NO_FIGURES = (Draw, PlaceTile, PlaceToken)  # steps that touch no hand and no figure
 
@@ -302,6 +304,28 @@ class Game:
                 result.append((pos, rot))
         return result
 
+    def _placings(self, tile: str) -> list[Move]:
+        """`_spots` as moves: each square's `PlaceTile`s come from a cache by its key."""
+        tile_type = self.catalogue[tile]
+        building = tile_type.shapes[0].building
+        if tile_type.is_river or (building is not None and self.board.buildings):
+            return [placing(tile, pos, rot) for pos, rot in self._spots(tile)]
+        cache = PLACINGS.get(tile)
+        if cache is None or len(cache) > 50_000:  # bounded in a long-running process
+            cache = PLACINGS[tile] = {}
+        fits = fits_of(tile_type)
+        result: list[Move] = []
+        for pos, key in self.board.frontier.items():
+            moves = cache.get((pos, key))
+            if moves is None:
+                rots = fits.get(key)
+                if rots is None:
+                    rots = rotations_fitting(tile_type, key)
+                moves = cache[(pos, key)] = tuple(placing(tile, pos, rot) for rot in rots)
+            if moves:
+                result.extend(moves)
+        return result
+
     def fits_somewhere(self, tile: str) -> bool:
         tile_type = self.catalogue[tile]
         if tile_type.is_river or tile_type.shapes[0].building is not None:
@@ -421,10 +445,8 @@ class Game:
             if tile is not None:
                 if not supply.may_draw(self, tile):
                     return []
-                spots = self._spots(tile)
-                if not spots:
-                    return [Discard(tile)]
-                return [placing(tile, pos, rot) for pos, rot in spots]
+                placings = self._placings(tile)
+                return placings if placings else [Discard(tile)]
             moves = [Draw()] if self.tiles_left else []
             if self.hand[self.current].get("abbey", 0) > 0:
                 moves.extend(PlaceAbbey(pos) for pos in self.abbey_squares())
