@@ -12,8 +12,9 @@ are thin wrappers over `push` that check the player too; `apply` plays a whole
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from carca_bot.engine import steps, supply
 from carca_bot.engine.board import Board
@@ -86,8 +87,10 @@ class Frame:
     rest: tuple[tuple[int, int], tuple[PendingWagon, ...], tuple[int, ...]] | None
 
 
-# tile id -> (square, frontier key) -> the PlaceTile moves that fit there
-PLACINGS: dict[str, dict[tuple[Pos, str], tuple[PlaceTile, ...]]] = {}
+# tile id -> (square, frontier key) -> the PlaceTile moves (Placements) that fit there
+PLACINGS: dict[str, dict[tuple[Pos, str], tuple[Move, ...]]] = {}
+SPOTS: dict[str, dict[tuple[Pos, str], tuple[Placement, ...]]] = {}
+T = TypeVar("T")
 SCORING = (EndTurn, Discard, MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd, Recall)
 NO_FIGURES = (Draw, PlaceTile, PlaceToken)  # steps that touch no hand and no figure
 
@@ -125,6 +128,7 @@ class Game:
         self.river = River()
         self.last_placed: tuple[Pos, int] | None = None  # square and player of the newest tile
         self.frames: list[Frame] = []
+        self.tile_order: tuple[str, ...] = ()  # tile ids in the supply, sorted (the draw order)
         self.river_tiles: tuple[str, ...] = ()  # river tile ids in this game's supply
         supply.deal(self)
 
@@ -274,7 +278,7 @@ class Game:
 
     def legal_placements(self, tile: str) -> list[Placement]:
         """Every square and rotation where `tile` may be placed now."""
-        return [Placement(pos, rot) for pos, rot in self._spots(tile)]
+        return self._cached(tile, SPOTS, lambda pos, rot: Placement(pos, rot))
 
     def _spots(self, tile: str) -> list[tuple[Pos, int]]:
         """(square, quarter turns) where `tile` may lie, squares in frontier order."""
@@ -305,25 +309,34 @@ class Game:
         return result
 
     def _placings(self, tile: str) -> list[Move]:
-        """`_spots` as moves: each square's `PlaceTile`s come from a cache by its key."""
+        """`_spots` as `PlaceTile` moves."""
+        return self._cached(tile, PLACINGS, lambda pos, rot: placing(tile, pos, rot))
+
+    def _cached(self, tile: str, caches: dict[str, dict[tuple[Pos, str], tuple[T, ...]]],
+                make: Callable[[Pos, int], T]) -> list[T]:
+        """`_spots` made into objects, each square's from a cache by its frontier key.
+
+        A square's choices depend only on the tile and the letters around it, except
+        for the river's course and the Cult's limit, which are checked afresh.
+        """
         tile_type = self.catalogue[tile]
         building = tile_type.shapes[0].building
         if tile_type.is_river or (building is not None and self.board.buildings):
-            return [placing(tile, pos, rot) for pos, rot in self._spots(tile)]
-        cache = PLACINGS.get(tile)
+            return [make(pos, rot) for pos, rot in self._spots(tile)]
+        cache = caches.get(tile)
         if cache is None or len(cache) > 50_000:  # bounded in a long-running process
-            cache = PLACINGS[tile] = {}
+            cache = caches[tile] = {}
         fits = fits_of(tile_type)
-        result: list[Move] = []
+        result: list[T] = []
         for pos, key in self.board.frontier.items():
-            moves = cache.get((pos, key))
-            if moves is None:
+            made = cache.get((pos, key))
+            if made is None:
                 rots = fits.get(key)
                 if rots is None:
                     rots = rotations_fitting(tile_type, key)
-                moves = cache[(pos, key)] = tuple(placing(tile, pos, rot) for rot in rots)
-            if moves:
-                result.extend(moves)
+                made = cache[(pos, key)] = tuple(make(pos, rot) for rot in rots)
+            if made:
+                result.extend(made)
         return result
 
     def fits_somewhere(self, tile: str) -> bool:

@@ -28,7 +28,8 @@ def deal(game: Game) -> None:
         raise IllegalMove("start_not_in_supply", tile=start_id)
     supply[start_id] -= 1
     game.supply = supply
-    game.river_tiles = tuple(t for t in sorted(supply) if game.catalogue[t].is_river)
+    game.tile_order = tuple(sorted(supply))
+    game.river_tiles = tuple(t for t in game.tile_order if game.catalogue[t].is_river)
     shape = game.catalogue.shape(start_id, rot)
     game.board.place((0, 0), shape)
     game.board.log.clear()  # the start tile is never taken back
@@ -45,14 +46,15 @@ def may_draw(game: Game, tile: str) -> bool:
 
 def drawable(game: Game) -> list[str]:
     """Tile types the active player could draw now (river first, lake last)."""
-    left = sorted(t for t, n in game.supply.items() if n > 0)
+    supply = game.supply
+    left = [t for t in game.tile_order if supply[t] > 0]
     return river.drawable(game, left) if river.in_river_phase(game) else left
 
 
 def draw(game: Game) -> str:
     """The next tile, fixed by the seed and how many tiles were taken before it."""
     supply = game.supply
-    kinds = drawable(game)
+    kinds = drawable(game) if river.in_river_phase(game) else game.tile_order
     total = sum(supply[t] for t in kinds)
     if not total:
         raise IllegalMove("no_tiles_left")
