@@ -142,6 +142,7 @@ class Game:
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         other.board = self.board.copy()
+        other.players = list(self.players)
         if not stack:
             other.board.log = []
         other.scores = list(self.scores)
