@@ -123,3 +123,11 @@ def test_every_refusal_code_has_words() -> None:
     codes.update({"lake_last", "river_first"})  # chosen by a conditional expression
     assert len(codes) > 50
     assert codes <= set(REFUSALS), codes - set(REFUSALS)
+
+
+def test_figure_refusals_use_the_right_article() -> None:
+    # The engine before v2 said "a mayor cannot stand on a abbey".
+    err = IllegalMove("figure_not_allowed", where="abbey", figure="mayor", on="C")
+    assert refusal(err, ["Ana"]) == "cannot place the mayor on C: a mayor cannot stand on an abbey"
+    err = IllegalMove("figure_not_allowed", where="road", figure="abbot", on="E")
+    assert refusal(err, ["Ana"]) == "cannot place the abbot on E: an abbot cannot stand on a road"
