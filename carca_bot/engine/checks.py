@@ -14,15 +14,15 @@ from carca_bot.engine.phase import Phase, Turn
 from carca_bot.engine.placement import edge_problem
 
 if TYPE_CHECKING:
-    from carca_bot.engine.game import Game
+    from carca_bot.engine.state import GameState
 
 
-def waiting(game: Game) -> dict[str, object]:
+def waiting(game: GameState) -> dict[str, object]:
     """What the game waits for: the phase and who must decide (parameters of a refusal)."""
     return {"waiting": game.phase.value, "player": game.deciding}
 
 
-def check_turn(game: Game, player: int, *phases: Phase) -> None:
+def check_turn(game: GameState, player: int, *phases: Phase) -> None:
     if game.phase is Phase.FINISHED:
         raise IllegalMove("game_over")
     if game.phase not in phases:
@@ -31,14 +31,14 @@ def check_turn(game: Game, player: int, *phases: Phase) -> None:
         raise IllegalMove("not_your_turn", who=player, **waiting(game))
 
 
-def placed_turn(game: Game, player: int) -> Turn:
+def placed_turn(game: GameState, player: int) -> Turn:
     """The turn in progress, if `player` may take its next step now."""
     check_turn(game, player, Phase.PLACED)
     assert game.turn is not None
     return game.turn
 
 
-def placement_problem(game: Game, tile: str, pos: Pos, rot: int) -> IllegalMove | None:
+def placement_problem(game: GameState, tile: str, pos: Pos, rot: int) -> IllegalMove | None:
     """Why `tile` may not lie at `pos` turned `rot`: its edges, then the expansions' hooks."""
     shape = game.catalogue.shape(tile, rot)
     problem = edge_problem(game.board, pos, shape)

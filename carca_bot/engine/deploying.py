@@ -10,13 +10,13 @@ from carca_bot.engine.expansions.abbey_mayor import barn_problem
 from carca_bot.engine.figures import ALLOWED_ON, CORNER_FIGURES, FIGURES
 
 if TYPE_CHECKING:
-    from carca_bot.engine.game import Game
     from carca_bot.engine.phase import Turn
+    from carca_bot.engine.state import GameState
 
 __all__ = ["ALLOWED_ON", "FIGURES", "barn_problem", "deploy_problem"]
 
 
-def deploy_problem(game: Game, turn: Turn, figure: str,
+def deploy_problem(game: GameState, turn: Turn, figure: str,
                    on: str) -> tuple[IllegalMove | None, int]:
     """Why `figure` may not go `on` the tile just placed (None if it may), and its node."""
     player = turn.player

@@ -14,10 +14,10 @@ from carca_bot.engine.phase import Phase
 from carca_bot.engine.turnscore import final_scoring
 
 if TYPE_CHECKING:
-    from carca_bot.engine.game import Game
+    from carca_bot.engine.state import GameState
 
 
-def after_turn(game: Game) -> None:
+def after_turn(game: GameState) -> None:
     if ask_wagons(game):
         return
     if game.ending:
@@ -29,7 +29,7 @@ def after_turn(game: Game) -> None:
         game.phase = Phase.TILE
 
 
-def ask_wagons(game: Game) -> bool:
+def ask_wagons(game: GameState) -> bool:
     """Move to the next wagon owner who has somewhere to go; True while one must decide."""
     while game.wagons:
         wagon = game.wagons[0]
@@ -42,7 +42,7 @@ def ask_wagons(game: Game) -> bool:
     return False
 
 
-def start_ending(game: Game, first: int) -> None:
+def start_ending(game: GameState, first: int) -> None:
     game.ending = True
     count = len(game.players)
     if game.setup.has("abbey_mayor"):
@@ -50,7 +50,7 @@ def start_ending(game: Game, first: int) -> None:
     next_in_round(game)
 
 
-def next_in_round(game: Game) -> None:
+def next_in_round(game: GameState) -> None:
     while game.round_queue:
         player = game.round_queue.pop(0)
         if game.can_place_abbey(player):

@@ -23,8 +23,7 @@ from carca_bot.engine.checks import placement_problem
 from carca_bot.engine.deploying import deploy_problem
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.events import Event
-from carca_bot.engine.expansions import active
-from carca_bot.engine.expansions.abbey_mayor import PendingWagon, wagon_targets
+from carca_bot.engine.expansions.abbey_mayor import wagon_targets
 from carca_bot.engine.expansions.abbot import abbot_of
 from carca_bot.engine.expansions.cult import cult_problem
 from carca_bot.engine.expansions.river import River
@@ -48,9 +47,9 @@ from carca_bot.engine.moves import (
     action_moves,
     placing,
 )
-from carca_bot.engine.phase import Phase, TokenSpot, Turn
+from carca_bot.engine.phase import Figure, PendingWagon, Phase, TokenSpot, Turn
 from carca_bot.engine.placement import fits_of, rotations_fitting
-from carca_bot.engine.scoring import Figure
+from carca_bot.engine.rules import active
 from carca_bot.engine.setup import Setup
 
 __all__ = ["Deployment", "Game", "Phase", "Placement", "Turn"]

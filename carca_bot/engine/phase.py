@@ -1,4 +1,4 @@
-"""Where a game stands: its phase, and the turn being played step by step."""
+"""Where a game stands: its phase, the turn being played, figures out and wagons waiting."""
 
 from __future__ import annotations
 
@@ -38,3 +38,24 @@ class Turn:
     token: TokenSpot | None = None
     token_first: bool = False
     barn_node: int | None = None
+
+
+@dataclass(slots=True)
+class Figure:
+    """A figure on the board. `node` is the segment it stands on (a barn: its field)."""
+
+    player: int
+    kind: str  # follower, abbot, mayor, wagon, barn
+    pos: Pos
+    node: int
+    on: str  # the name it was deployed on: a segment name or a corner
+
+
+@dataclass(frozen=True, slots=True)
+class PendingWagon:
+    """A wagon taken off the board this turn whose owner may move it."""
+
+    player: int
+    pos: Pos  # the square it stood on
+    scored: int  # root of the feature it left
+    excluded: int | None = None  # a building it was chased from by a Cult challenge

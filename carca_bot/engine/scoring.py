@@ -2,28 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from carca_bot.engine.board import Board, Feature
 from carca_bot.engine.catalogue import Kind
 from carca_bot.engine.events import Event
 from carca_bot.engine.figures import IN_MAJORITY, strength
-from carca_bot.engine.geometry import Pos
+from carca_bot.engine.phase import Figure
 
 if TYPE_CHECKING:
-    from carca_bot.engine.game import Game
-
-
-@dataclass(slots=True)
-class Figure:
-    """A figure on the board. `node` is the segment it stands on (a barn: its field)."""
-
-    player: int
-    kind: str  # follower, abbot, mayor, wagon, barn
-    pos: Pos
-    node: int
-    on: str  # the name it was deployed on: a segment name or a corner
+    from carca_bot.engine.state import GameState
 
 
 def figures_on(board: Board, figures: list[Figure], root: int) -> list[Figure]:
@@ -77,7 +65,7 @@ def completed_cities(board: Board, field_node: int) -> int:
     return sum(1 for c in board.adjacent_cities(field_node) if board.is_complete(c))
 
 
-def award(game: Game, players: tuple[int, ...], points: int, feature: str, reason: str,
+def award(game: GameState, players: tuple[int, ...], points: int, feature: str, reason: str,
           params: dict[str, Any], tiles: tuple[tuple[int, int], ...], *, pennants: int = 0,
           complete: bool = False, final: bool = False) -> None:
     """Give the majority owners their points and record why (nobody scores: still told)."""
@@ -87,7 +75,7 @@ def award(game: Game, players: tuple[int, ...], points: int, feature: str, reaso
                              reason, params, pennants, complete=complete, final=final))
 
 
-def score_fields(game: Game, roots: list[int], kinds: tuple[str, ...], per_city: int,
+def score_fields(game: GameState, roots: list[int], kinds: tuple[str, ...], per_city: int,
                  feature: str, reason: str) -> None:
     """At the end, the majority of `kinds` on each field scores its completed cities."""
     board = game.board

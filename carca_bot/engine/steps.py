@@ -37,15 +37,14 @@ from carca_bot.engine.moves import (
     SkipAbbey,
     turn_action,
 )
-from carca_bot.engine.phase import Phase, Turn
-from carca_bot.engine.scoring import Figure
+from carca_bot.engine.phase import Figure, Phase, Turn
 from carca_bot.engine.turnscore import TurnScorer
 
 if TYPE_CHECKING:
-    from carca_bot.engine.game import Game
+    from carca_bot.engine.state import GameState
 
 
-def play(game: Game, move: Move, player: int) -> None:
+def play(game: GameState, move: Move, player: int) -> None:
     """Play one move for `player` (-1 for `DeclareEnd`, which is nobody's)."""
     match move:
         case PlaceTile(tile, pos, rot):
@@ -79,7 +78,7 @@ def play(game: Game, move: Move, player: int) -> None:
 # -- the tile step ------------------------------------------------------------------
 
 
-def place_tile(game: Game, player: int, tile: str, pos: tuple[int, int], rot: int) -> None:
+def place_tile(game: GameState, player: int, tile: str, pos: tuple[int, int], rot: int) -> None:
     check_turn(game, player, Phase.TILE)
     if tile not in game.catalogue.tiles:
         raise IllegalMove("unknown_tile", tile=tile)
@@ -102,7 +101,7 @@ def place_tile(game: Game, player: int, tile: str, pos: tuple[int, int], rot: in
     game.phase = Phase.PLACED
 
 
-def place_abbey(game: Game, player: int, pos: tuple[int, int]) -> None:
+def place_abbey(game: GameState, player: int, pos: tuple[int, int]) -> None:
     check_turn(game, player, Phase.TILE, Phase.ABBEY_ROUND)
     if game.hand[player].get("abbey", 0) <= 0:
         raise IllegalMove("no_abbey", who=player)
@@ -121,7 +120,7 @@ def place_abbey(game: Game, player: int, pos: tuple[int, int]) -> None:
     game.phase = Phase.PLACED
 
 
-def skip_abbey(game: Game, player: int) -> None:
+def skip_abbey(game: GameState, player: int) -> None:
     if game.phase is not Phase.ABBEY_ROUND:
         raise IllegalMove("skip_not_now")
     check_turn(game, player, Phase.ABBEY_ROUND)
@@ -129,7 +128,7 @@ def skip_abbey(game: Game, player: int) -> None:
     next_in_round(game)
 
 
-def discard(game: Game, player: int, tile: str) -> None:
+def discard(game: GameState, player: int, tile: str) -> None:
     check_turn(game, player, Phase.TILE)
     if game.supply[tile] <= 0:
         raise IllegalMove("tile_not_in_supply", tile=tile)
@@ -145,7 +144,7 @@ def discard(game: Game, player: int, tile: str) -> None:
         start_ending(game, first=player)
 
 
-def declare_end(game: Game) -> None:
+def declare_end(game: GameState) -> None:
     """The supply is used up at this point (the `end` action)."""
     if game.phase is not Phase.TILE:
         raise IllegalMove("end_not_now", **waiting(game))
@@ -156,7 +155,7 @@ def declare_end(game: Game) -> None:
 # -- the figure step ----------------------------------------------------------------
 
 
-def deploy(game: Game, player: int, figure: str, on: str) -> None:
+def deploy(game: GameState, player: int, figure: str, on: str) -> None:
     turn = placed_turn(game, player)
     if turn.deploy or turn.recall:
         raise IllegalMove("one_figure")
@@ -177,7 +176,7 @@ def deploy(game: Game, player: int, figure: str, on: str) -> None:
 # -- ending a turn ------------------------------------------------------------------
 
 
-def end_turn(game: Game, player: int) -> None:
+def end_turn(game: GameState, player: int) -> None:
     """Score the turn and move on."""
     turn = placed_turn(game, player)
     game.history.append(_turn_action(game, turn))
@@ -186,7 +185,7 @@ def end_turn(game: Game, player: int) -> None:
     after_turn(game)
 
 
-def _turn_action(game: Game, turn: Turn) -> dict[str, object]:
+def _turn_action(game: GameState, turn: Turn) -> dict[str, object]:
     moves: list[Move] = [PlaceAbbey(turn.pos) if turn.tile == ABBEY
                          else PlaceTile(turn.tile, turn.pos, turn.rot)]
     token = turn.token
@@ -202,7 +201,7 @@ def _turn_action(game: Game, turn: Turn) -> dict[str, object]:
     return turn_action(game.players[turn.player], moves)
 
 
-def move_wagon(game: Game, player: int, pos: tuple[int, int], on: str) -> None:
+def move_wagon(game: GameState, player: int, pos: tuple[int, int], on: str) -> None:
     check_turn(game, player, Phase.WAGON)
     wagon = game.wagons[0]
     board = game.board
@@ -221,7 +220,7 @@ def move_wagon(game: Game, player: int, pos: tuple[int, int], on: str) -> None:
     after_turn(game)
 
 
-def return_wagon(game: Game, player: int) -> None:
+def return_wagon(game: GameState, player: int) -> None:
     check_turn(game, player, Phase.WAGON)
     game.hand[player]["wagon"] += 1
     game.events.append(Event("wagon_returned", (player,), reason="wagon_returned"))

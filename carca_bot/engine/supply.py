@@ -10,10 +10,10 @@ from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.expansions import river
 
 if TYPE_CHECKING:
-    from carca_bot.engine.game import Game
+    from carca_bot.engine.state import GameState
 
 
-def deal(game: Game) -> None:
+def deal(game: GameState) -> None:
     """Fill the supply for the game's expansions and lay the start tile (or the spring)."""
     setup = game.setup
     supply: Counter[str] = Counter()
@@ -37,21 +37,21 @@ def deal(game: Game) -> None:
         game.river.start((0, 0), shape)
 
 
-def may_draw(game: Game, tile: str) -> bool:
+def may_draw(game: GameState, tile: str) -> bool:
     """Whether `tile` could be drawn now (the same answer as `tile in drawable(game)`)."""
     if game.supply[tile] <= 0:
         return False
     return not river.in_river_phase(game) or river.may_draw(game, game.catalogue[tile])
 
 
-def drawable(game: Game) -> list[str]:
+def drawable(game: GameState) -> list[str]:
     """Tile types the active player could draw now (river first, lake last)."""
     supply = game.supply
     left = [t for t in game.tile_order if supply[t] > 0]
     return river.drawable(game, left) if river.in_river_phase(game) else left
 
 
-def draw(game: Game) -> str:
+def draw(game: GameState) -> str:
     """The next tile, fixed by the seed and how many tiles were taken before it."""
     supply = game.supply
     kinds = drawable(game) if river.in_river_phase(game) else game.tile_order

@@ -11,11 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from carca_bot.engine.catalogue import Kind
-from carca_bot.engine.expansions.abbey_mayor import PendingWagon
 from carca_bot.engine.figures import FARMERS
 from carca_bot.engine.geometry import around
+from carca_bot.engine.phase import Figure, PendingWagon
 from carca_bot.engine.scoring import (
-    Figure,
     award,
     feature_name,
     feature_points,
@@ -25,15 +24,15 @@ from carca_bot.engine.scoring import (
 )
 
 if TYPE_CHECKING:
-    from carca_bot.engine.game import Game
     from carca_bot.engine.phase import Turn
+    from carca_bot.engine.state import GameState
 
 
 
 class TurnScorer:
     """Scores one turn of a game, appending to its events and scores."""
 
-    def __init__(self, game: Game, turn: Turn) -> None:
+    def __init__(self, game: GameState, turn: Turn) -> None:
         self.game = game
         self.board = game.board
         self.turn = turn
@@ -101,7 +100,7 @@ class TurnScorer:
         wagons.sort(key=lambda w: (w.player - self.turn.player) % count)
         game.wagons = wagons
 
-def final_scoring(game: Game) -> None:
+def final_scoring(game: GameState) -> None:
     """Score what is left on the board at the end; no figure goes home."""
     board = game.board
     roots: list[int] = []

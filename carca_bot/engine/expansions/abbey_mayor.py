@@ -9,7 +9,6 @@ The abbey step and the end-of-game abbey round are in `steps.py` / `endround.py`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from carca_bot.engine.board import Board
@@ -17,8 +16,8 @@ from carca_bot.engine.catalogue import Kind
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.figures import CORNER_FIGURES, FARMERS
 from carca_bot.engine.geometry import CORNER_INDEX, Pos, around, neighbour, opposite
+from carca_bot.engine.phase import Figure, PendingWagon
 from carca_bot.engine.scoring import (
-    Figure,
     award,
     completed_cities,
     figures_on,
@@ -27,12 +26,11 @@ from carca_bot.engine.scoring import (
 )
 
 if TYPE_CHECKING:
-    from carca_bot.engine.game import Game
     from carca_bot.engine.phase import Turn
-    from carca_bot.engine.turnscore import TurnScorer
+    from carca_bot.engine.state import GameState, ScorerState
 
 
-def barn_problem(game: Game, turn: Turn, on: str) -> tuple[IllegalMove | None, int]:
+def barn_problem(game: GameState, turn: Turn, on: str) -> tuple[IllegalMove | None, int]:
     corner = CORNER_INDEX.get(on)
     if corner is None:
         return IllegalMove("barn_not_corner"), -1
@@ -45,7 +43,7 @@ def barn_problem(game: Game, turn: Turn, on: str) -> tuple[IllegalMove | None, i
     return None, node
 
 
-def barns(scorer: TurnScorer, completed: list[int], winners: list[int]) -> None:
+def barns(scorer: ScorerState, completed: list[int], winners: list[int]) -> None:
     """A barn placed, or farmers joined to a barn's field, score that field now."""
     board, game = scorer.board, scorer.game
     barn_root = None if scorer.turn.barn_node is None else board.find(scorer.turn.barn_node)
@@ -76,22 +74,12 @@ def barns(scorer: TurnScorer, completed: list[int], winners: list[int]) -> None:
             game.hand[farmer.player][farmer.kind] += 1
 
 
-def final(game: Game, roots: list[int]) -> None:
+def final(game: GameState, roots: list[int]) -> None:
     """Each field's barn owners score 4 per completed city it touches."""
     score_fields(game, roots, CORNER_FIGURES, 4, "barn", "barn_final")
 
 
 WAGON_KINDS = (Kind.ROAD, Kind.CITY, Kind.BUILDING)
-
-
-@dataclass(frozen=True, slots=True)
-class PendingWagon:
-    """A wagon taken off the board this turn whose owner may move it."""
-
-    player: int
-    pos: Pos  # the square it stood on
-    scored: int  # root of the feature it left
-    excluded: int | None = None  # a building it was chased from by a Cult challenge
 
 
 def _segments(board: Board, pos: Pos) -> list[tuple[int, str, Kind]]:

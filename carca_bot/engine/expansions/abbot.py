@@ -11,18 +11,18 @@ from typing import TYPE_CHECKING
 
 from carca_bot.engine.checks import placed_turn
 from carca_bot.engine.errors import IllegalMove
-from carca_bot.engine.phase import Turn
-from carca_bot.engine.scoring import Figure, award, feature_name, feature_points
+from carca_bot.engine.phase import Figure, Turn
+from carca_bot.engine.scoring import award, feature_name, feature_points
 
 if TYPE_CHECKING:
-    from carca_bot.engine.game import Game
+    from carca_bot.engine.state import GameState
 
 
-def abbot_of(game: Game, player: int) -> Figure | None:
+def abbot_of(game: GameState, player: int) -> Figure | None:
     return next((f for f in game.figures if f.player == player and f.kind == "abbot"), None)
 
 
-def recall(game: Game, player: int) -> None:
+def recall(game: GameState, player: int) -> None:
     """Take the abbot back and score its monastery or garden as at the game's end."""
     turn = placed_turn(game, player)
     if turn.deploy or turn.recall:
@@ -38,7 +38,7 @@ def recall(game: Game, player: int) -> None:
                      True, turn.token, turn.token_first, turn.barn_node)
 
 
-def score_recall(game: Game, abbot: Figure, root: int) -> None:
+def score_recall(game: GameState, abbot: Figure, root: int) -> None:
     feat = game.board.features[root]
     assert feat is not None
     points, reason, params = feature_points(game.board, feat, final=True)

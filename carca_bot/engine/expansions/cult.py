@@ -17,8 +17,7 @@ from carca_bot.engine.geometry import Pos, around
 from carca_bot.engine.scoring import figures_on
 
 if TYPE_CHECKING:
-    from carca_bot.engine.game import Game
-    from carca_bot.engine.turnscore import TurnScorer
+    from carca_bot.engine.state import GameState, ScorerState
 
 OTHER_BUILDING = {"monastery": "shrine", "abbey": "shrine", "shrine": "monastery"}
 
@@ -45,7 +44,7 @@ def cult_problem(board: Board, pos: Pos, building: str) -> IllegalMove | None:
     return None
 
 
-def placement(game: Game, tile: TileType, pos: Pos, shape: Shape) -> IllegalMove | None:
+def placement(game: GameState, tile: TileType, pos: Pos, shape: Shape) -> IllegalMove | None:
     if shape.building is None:
         return None
     return cult_problem(game.board, pos, shape.segments[shape.building].building)
@@ -55,7 +54,7 @@ def _opposite_building(building: str) -> tuple[str, ...]:
     return ("shrine",) if building in ("monastery", "abbey") else ("monastery", "abbey")
 
 
-def challenges(scorer: TurnScorer, completed: list[int], winners: list[int]) -> None:
+def challenges(scorer: ScorerState, completed: list[int], winners: list[int]) -> None:
     """A completed, occupied building chases the followers from rival buildings nearby."""
     for root in winners:
         feat = scorer.board.features[root]

@@ -13,11 +13,10 @@ from carca_bot.engine.events import Event
 from carca_bot.engine.scoring import award
 
 if TYPE_CHECKING:
-    from carca_bot.engine.game import Game
-    from carca_bot.engine.turnscore import TurnScorer
+    from carca_bot.engine.state import GameState, ScorerState
 
 
-def titles(scorer: TurnScorer, completed: list[int]) -> None:
+def titles(scorer: ScorerState, completed: list[int]) -> None:
     """The King and the Robber go to whoever completes the largest city or road so far."""
     game = scorer.game
     for kind, title in ((Kind.CITY, "king"), (Kind.ROAD, "robber")):
@@ -39,7 +38,7 @@ def titles(scorer: TurnScorer, completed: list[int]) -> None:
                                          "size": max(sizes)}))
 
 
-def final(game: Game, roots: list[int]) -> None:
+def final(game: GameState, roots: list[int]) -> None:
     """Each title holder scores 1 per completed city (King) or road (Robber)."""
     for title, kind in (("king", Kind.CITY), ("robber", Kind.ROAD)):
         holder = game.king if title == "king" else game.robber

@@ -6,15 +6,22 @@ the same way). The draw order lives here too (`drawable`), used by the supply.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from carca_bot.engine.catalogue import Shape, TileType
+from carca_bot.engine.catalogue import Catalogue, Shape, TileType
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.geometry import Pos, neighbour, opposite
 
-if TYPE_CHECKING:
-    from carca_bot.engine.game import Game
+
+class Game(Protocol):
+    """What the river's rules read of a game (`state.GameState` imports this module)."""
+
+    river: River
+    supply: Counter[str]
+    river_tiles: tuple[str, ...]
+    catalogue: Catalogue
 
 
 @dataclass

@@ -15,10 +15,10 @@ from carca_bot.engine.geometry import Pos
 from carca_bot.engine.phase import TokenSpot, Turn
 
 if TYPE_CHECKING:
-    from carca_bot.engine.game import Game
+    from carca_bot.engine.state import GameState
 
 
-def token_problem(game: Game, player: int, pos: Pos, on: str,
+def token_problem(game: GameState, player: int, pos: Pos, on: str,
                   pair: int) -> tuple[IllegalMove | None, int]:
     """Why a token of `pair` may not go on that entrance (None if it may), and its node."""
     if not game.setup.has("tunnel"):
@@ -42,7 +42,7 @@ def token_problem(game: Game, player: int, pos: Pos, on: str,
     return None, node
 
 
-def place_token(game: Game, player: int, pos: tuple[int, int], on: str, pair: int) -> None:
+def place_token(game: GameState, player: int, pos: tuple[int, int], on: str, pair: int) -> None:
     turn = placed_turn(game, player)
     if turn.token is not None:
         raise IllegalMove("one_token")
