@@ -4,11 +4,17 @@ Every segment of every placed tile is a node. Cities and roads join across
 matching edges, fields across half-edges; a tunnel link joins two roads. Each
 root node holds the `Feature` record of its whole feature, so "which feature,
 how big, is it complete" is a `find` and an attribute read.
+
+Undo: features are immutable (a change replaces the record on its root), `find`
+does not compress paths, and every write to an existing entry is logged, so
+`undo(mark)` takes back a placement in time proportional to what it changed,
+and `copy()` is a handful of shallow list and dict copies.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any
 
 from carca_bot.engine.catalogue import Kind, Shape
 from carca_bot.engine.geometry import (
@@ -28,15 +34,24 @@ ANY = "*"  # an abbey's wall: matches anything
 
 @dataclass(slots=True)
 class Feature:
-    """What we know of a whole feature; lives on its union-find root."""
+    """What we know of a whole feature; lives on its union-find root.
+
+    Never changed once made (not frozen only because frozen records are slower to
+    make): the board replaces the record instead, which is what makes undo cheap.
+    """
 
     kind: Kind
-    tiles: set[Pos]
+    tiles: frozenset[Pos]
     open: int = 0  # unmatched edges plus unlinked tunnel entrances
     pennants: int = 0
-    cities: list[int] = field(default_factory=list)  # fields: city nodes they touch
+    cities: tuple[int, ...] = ()  # fields: city nodes they touch
     building: str = ""  # monastery, shrine or abbey
     pos: Pos = (0, 0)  # buildings and gardens: their square
+
+
+# Undo log entries: (SET_NODE, node, parent, feature) restores one node's entries;
+# (DEL_TILE, pos) lifts a tile; (SET_FRONTIER, square, key or None) restores the frontier.
+SET_NODE, DEL_TILE, SET_FRONTIER = 0, 1, 2
 
 
 @dataclass(slots=True)
@@ -62,13 +77,67 @@ class Board:
         self.frontier: dict[Pos, str] = {}  # empty square -> N E S W constraint letters
         self.buildings: dict[Pos, str] = {}
         self.gardens: set[Pos] = set()
+        self.log: list[tuple[Any, ...]] = []  # see SET_NODE; cut by `undo`
+
+    def copy(self) -> Board:
+        """An independent board in the same position (features are shared: immutable)."""
+        other = Board.__new__(Board)
+        other.tiles = dict(self.tiles)
+        other.parent = list(self.parent)
+        other.features = list(self.features)
+        other.location = list(self.location)
+        other.frontier = dict(self.frontier)
+        other.buildings = dict(self.buildings)
+        other.gardens = set(self.gardens)
+        other.log = list(self.log)
+        return other
+
+    # -- undo -------------------------------------------------------------------
+
+    def mark(self) -> tuple[int, int]:
+        """Where the board is now, for `undo`."""
+        return len(self.log), len(self.parent)
+
+    def undo(self, mark: tuple[int, int]) -> None:
+        """Take back every change made since `mark`, newest first."""
+        entries, nodes = mark
+        log, parent, features = self.log, self.parent, self.features
+        while len(log) > entries:
+            entry = log.pop()
+            op = entry[0]
+            if op == SET_NODE:
+                parent[entry[1]] = entry[2]
+                features[entry[1]] = entry[3]
+            elif op == DEL_TILE:
+                pos = entry[1]
+                del self.tiles[pos]
+                self.buildings.pop(pos, None)
+                self.gardens.discard(pos)
+            elif entry[2] is None:
+                self.frontier.pop(entry[1], None)
+            else:
+                self.frontier[entry[1]] = entry[2]
+        del parent[nodes:]
+        del features[nodes:]
+        del self.location[nodes:]
+
+    def _set(self, node: int, feat: Feature | None) -> None:
+        self.log.append((SET_NODE, node, self.parent[node], self.features[node]))
+        self.features[node] = feat
+
+    def _close(self, node: int, edges: int) -> None:
+        """Take `edges` open edges off the feature of `node` (a new record on its root)."""
+        root = self.find(node)
+        f = self.features[root]
+        assert f is not None
+        self._set(root, Feature(f.kind, f.tiles, f.open - edges, f.pennants, f.cities,
+                                f.building, f.pos))
 
     # -- union-find -------------------------------------------------------------
 
     def find(self, node: int) -> int:
         parent = self.parent
         while parent[node] != node:
-            parent[node] = parent[parent[node]]
             node = parent[node]
         return node
 
@@ -85,12 +154,11 @@ class Board:
         assert fa is not None and fb is not None
         if len(fa.tiles) < len(fb.tiles):
             ra, rb, fa, fb = rb, ra, fb, fa
+        self._set(rb, None)
         self.parent[rb] = ra
-        fa.tiles |= fb.tiles
-        fa.open += fb.open
-        fa.pennants += fb.pennants
-        fa.cities.extend(fb.cities)
-        self.features[rb] = None
+        self._set(ra, Feature(fa.kind, fa.tiles | fb.tiles, fa.open + fb.open,
+                              fa.pennants + fb.pennants, fa.cities + fb.cities, fa.building,
+                              fa.pos))
         return ra
 
     def _new_node(self, feat: Feature, pos: Pos, index: int) -> int:
@@ -105,13 +173,13 @@ class Board:
     def place(self, pos: Pos, shape: Shape) -> list[int]:
         """Put a tile down and merge it; returns its city and road nodes to check."""
         nodes: list[int] = []
+        first = len(self.parent)
+        square = frozenset((pos,))
         for i, seg in enumerate(shape.segments):
-            feat = Feature(seg.kind, {pos}, open=len(seg.sides) + seg.tunnel,
-                           pennants=seg.pennants, building=seg.building, pos=pos)
+            cities = tuple(first + c for c in seg.cities)
+            feat = Feature(seg.kind, square, len(seg.sides) + seg.tunnel, seg.pennants,
+                           cities, seg.building, pos)
             nodes.append(self._new_node(feat, pos, i))
-        for i, seg in enumerate(shape.segments):
-            if seg.kind is Kind.FIELD and seg.cities:
-                self.feature(nodes[i]).cities.extend(nodes[c] for c in seg.cities)
         for side in range(4):
             other = self.tiles.get(neighbour(pos, side))
             if other is None:
@@ -119,18 +187,19 @@ class Board:
             mine = shape.side_segment[side]
             if other.shape is None:  # an abbey wall closes the edge without joining
                 if mine is not None:
-                    self.feature(nodes[mine]).open -= 1
+                    self._close(nodes[mine], 1)
                 continue
             theirs = other.shape.side_segment[opposite(side)]
             if mine is not None and theirs is not None:
                 root = self._union(nodes[mine], other.nodes[theirs])
-                self.features[root].open -= 2  # type: ignore[union-attr]
+                self._close(root, 2)
             for half in (2 * side, 2 * side + 1):
                 a = shape.half_segment[half]
                 b = other.shape.half_segment[facing_half(half)]
                 if a is not None and b is not None:
                     self._union(nodes[a], other.nodes[b])
         self.tiles[pos] = PlacedTile(shape.tile, shape.rot, shape, tuple(nodes))
+        self.log.append((DEL_TILE, pos))
         if shape.building is not None:
             self.buildings[pos] = shape.segments[shape.building].building
         if shape.garden is not None:
@@ -141,7 +210,8 @@ class Board:
 
     def place_abbey(self, pos: Pos) -> list[int]:
         """Fill a hole with an abbey; its walls close the edges around it."""
-        node = self._new_node(Feature(Kind.BUILDING, {pos}, building="abbey", pos=pos), pos, 0)
+        node = self._new_node(Feature(Kind.BUILDING, frozenset((pos,)), building="abbey",
+                                      pos=pos), pos, 0)
         closed: list[int] = []
         for side in range(4):
             other = self.tiles.get(neighbour(pos, side))
@@ -149,27 +219,32 @@ class Board:
                 continue
             theirs = other.shape.side_segment[opposite(side)]
             if theirs is not None:
-                self.feature(other.nodes[theirs]).open -= 1
-                closed.append(other.nodes[theirs])
+                node_there = other.nodes[theirs]
+                self._close(node_there, 1)
+                closed.append(node_there)
         self.tiles[pos] = PlacedTile(ABBEY, 0, None, (node,))
+        self.log.append((DEL_TILE, pos))
         self.buildings[pos] = "abbey"
         self._grow_frontier(pos, ANY * 4)
         return closed
 
     def link_tunnel(self, a: int, b: int) -> int:
         root = self._union(a, b)
-        self.features[root].open -= 2  # type: ignore[union-attr]
+        self._close(root, 2)
         return root
 
     def _grow_frontier(self, pos: Pos, edges: str) -> None:
-        self.frontier.pop(pos, None)
+        frontier, log = self.frontier, self.log
+        log.append((SET_FRONTIER, pos, frontier.pop(pos, None)))
         for side in range(4):
             square = neighbour(pos, side)
             if square in self.tiles:
                 continue
-            key = self.frontier.get(square, OPEN * 4)
+            old = frontier.get(square)
+            log.append((SET_FRONTIER, square, old))
+            key = old or OPEN * 4
             facing = opposite(side)
-            self.frontier[square] = key[:facing] + edges[side] + key[facing + 1:]
+            frontier[square] = key[:facing] + edges[side] + key[facing + 1:]
 
     # -- questions --------------------------------------------------------------
 
@@ -183,6 +258,14 @@ class Board:
         if feat.kind is Kind.FIELD:
             return False
         return feat.open == 0
+
+    def building_node(self, pos: Pos) -> int:
+        """The node of the monastery, shrine or abbey on `pos`."""
+        placed = self.tiles[pos]
+        if placed.shape is None:
+            return placed.nodes[0]
+        assert placed.shape.building is not None
+        return placed.nodes[placed.shape.building]
 
     def holes(self) -> list[Pos]:
         return [pos for pos, key in self.frontier.items() if OPEN not in key]

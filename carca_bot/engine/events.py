@@ -1,8 +1,12 @@
-"""Events: what happened in a turn, in enough detail to explain a score to players."""
+"""Events: what happened in a turn, as data enough to explain a score to players.
+
+The words for an event live in `carca_bot.words.event`; the engine writes none.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from carca_bot.engine.geometry import Pos
 
@@ -11,30 +15,35 @@ from carca_bot.engine.geometry import Pos
 class Event:
     """One thing that happened.
 
-    kind is one of: score, returned, challenge, king, robber, discard, wagon_moved,
-    wagon_returned, recall. For a score, `players` are the majority owners and
-    each gets `points`; `detail` says how the points were counted.
+    kind is one of: score, challenge, king, robber, discard, wagon_moved,
+    wagon_returned. For a score, `players` are the majority owners and each gets
+    `points` (nobody scores: still told, with no players). `feature` names what
+    scored (road, city, monastery, shrine, abbey, garden, field, barn, king,
+    robber), `tiles` are its squares and `pennants` its pennants. `reason` says
+    how the points were counted (or why the event happened) and `params` holds
+    the numbers and names that go with it.
     """
 
     kind: str
     players: tuple[int, ...] = ()
     points: int = 0
-    feature: str = ""  # road, city, monastery, shrine, abbey, garden, field, barn, king, robber
+    feature: str = ""
     tiles: tuple[Pos, ...] = ()
-    detail: str = ""
+    reason: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+    pennants: int = 0
     complete: bool = False
     final: bool = False
 
+    @property
+    def detail(self) -> str:
+        """Compat: front ends move to `carca_bot.words.detail`."""
+        from carca_bot.words import detail  # compat, see docstring
+
+        return detail(self)
+
     def describe(self, names: list[str]) -> str:
-        who = _join([names[p] for p in self.players]) or "nobody"
-        if self.kind == "score":
-            if not self.players:
-                return f"{self.detail}: nobody scores"
-            return f"{who} +{self.points} for {self.detail}"
-        return f"{who}: {self.detail}" if self.players else self.detail
+        """Compat: front ends move to `carca_bot.words.event`."""
+        from carca_bot.words import event  # compat, see docstring
 
-
-def _join(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+        return event(self, names)

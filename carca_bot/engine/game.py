@@ -1,41 +1,60 @@
-"""The game: whose turn it is, what they may do, and what happens when they do it.
+"""The game: whose turn it is, what they may do, and taking it back.
 
-A turn is played in steps, as players think of it: place a tile (or an abbey),
-then optionally a figure (or recall the abbot) and a tunnel token in either
-order, then `end_turn`, which scores. Each step checks everything before it
-changes anything, so a refused step leaves the game as it was. `apply` plays a
-whole `carca-record/1` action and is atomic too: if a later step of the action
-is refused, the game is rebuilt from its history.
+Every decision is a typed move (`moves.py`). `legal_moves()` lists the moves open
+now, `push(move)` plays one and `pop()` takes the newest back in time
+proportional to what it changed: the board logs its writes (`Board.undo`) and a
+frame keeps the game's small counters from before the move. `copy()` is cheap.
+The step methods the other layers call (`place_tile`, `deploy`, `end_turn`, ...)
+are thin wrappers over `push` that check the player too; `apply` plays a whole
+`carca-record/1` action atomically. The rules for each step are in `steps.py`.
 """
 
 from __future__ import annotations
 
-import random
 from collections import Counter
-from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
-from carca_bot.engine.board import ABBEY, Board
+from carca_bot.engine import steps, supply
+from carca_bot.engine.board import Board
 from carca_bot.engine.catalogue import Kind, catalogue
-from carca_bot.engine.deploying import FIGURES, deploy_problem
+from carca_bot.engine.checks import placement_problem
+from carca_bot.engine.deploying import deploy_problem
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.events import Event
+from carca_bot.engine.expansions.abbey_mayor import wagon_targets
+from carca_bot.engine.expansions.abbot import abbot_of
+from carca_bot.engine.expansions.cult import cult_problem
+from carca_bot.engine.expansions.river import River
+from carca_bot.engine.figures import ALLOWED_ON, CORNER_FIGURES, FIGURES, starting_hand
 from carca_bot.engine.geometry import CORNER_NAMES, Pos
-from carca_bot.engine.placement import River, cult_problem, edge_problem, rotations_fitting
-from carca_bot.engine.scoring import Figure
+from carca_bot.engine.moves import (
+    CLOSING,
+    DeclareEnd,
+    Deploy,
+    Discard,
+    Draw,
+    EndTurn,
+    Move,
+    MoveWagon,
+    PlaceAbbey,
+    PlaceTile,
+    PlaceToken,
+    Recall,
+    ReturnWagon,
+    SkipAbbey,
+    action_moves,
+    placing,
+)
+from carca_bot.engine.phase import Figure, PendingWagon, Phase, TokenSpot, Turn
+from carca_bot.engine.placement import fits_of, rotations_fitting
+from carca_bot.engine.rules import active
 from carca_bot.engine.setup import Setup
-from carca_bot.engine.tunnels import TokenSpot, token_problem
-from carca_bot.engine.turnscore import TurnScorer, final_scoring
-from carca_bot.engine.wagons import PendingWagon, wagon_refusal, wagon_targets
 
+__all__ = ["Deployment", "Game", "Phase", "Placement", "Turn"]
 
-class Phase(Enum):
-    TILE = "tile"  # the active player draws a tile or places an abbey
-    PLACED = "placed"  # tile down; figure, token, then end_turn
-    WAGON = "wagon"  # a wagon owner decides where it goes
-    ABBEY_ROUND = "abbey_round"  # the end-of-game abbey round
-    FINISHED = "finished"
+Deployment = Deploy  # the older name of a figure choice
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,32 +64,42 @@ class Placement:
 
 
 @dataclass(frozen=True, slots=True)
-class Deployment:
-    figure: str
-    on: str
+class Frame:
+    """What `pop` needs to take one move back: the move and the game just before it.
+
+    Steps of a turn save only what they can change (None: unchanged); the moves
+    that score (`SCORING`) save every counter.
+    """
+
+    move: Move
+    player: int | None
+    board: tuple[int, int]
+    counters: tuple[Any, ...]  # see Game._counters
+    supply: tuple[str, int] | None
+    river: tuple[tuple[Pos, int] | None, int]
+    events: int
+    history: int
+    hand: tuple[tuple[tuple[str, int], ...], ...] | None
+    figures: tuple[Figure, ...] | None
+    tokens: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, tuple[int, int]], ...]] | None
+    scores: tuple[int, ...] | None
+    rest: tuple[tuple[int, int], tuple[PendingWagon, ...], tuple[int, ...]] | None
 
 
-@dataclass
-class Turn:
-    """The turn being played, step by step."""
-
-    player: int
-    tile: str = ""
-    pos: Pos = (0, 0)
-    rot: int = 0
-    touched: list[int] = field(default_factory=list)
-    deploy: Deployment | None = None
-    recall: bool = False
-    token: TokenSpot | None = None
-    token_first: bool = False
-    barn_node: int | None = None
+# tile id -> (square, frontier key) -> the PlaceTile moves (Placements) that fit there
+PLACINGS: dict[str, dict[tuple[Pos, str], tuple[Move, ...]]] = {}
+SPOTS: dict[str, dict[tuple[Pos, str], tuple[Placement, ...]]] = {}
+T = TypeVar("T")
+SCORING = (EndTurn, Discard, MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd, Recall)
+NO_FIGURES = (Draw, PlaceTile, PlaceToken)  # steps that touch no hand and no figure
 
 
 class Game:
-    """A game in progress, built from a `Setup` and the actions played so far."""
+    """A game in progress, built from a `Setup` and the moves played so far."""
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
+        self.rules = active(setup.expansions)  # the hooks of the expansions in play
         self.players = list(setup.players)
         self.catalogue = catalogue(tunnel=setup.has("tunnel"))
         self.board = Board()
@@ -97,33 +126,111 @@ class Game:
         self.history: list[dict[str, Any]] = []
         self.river = River()
         self.last_placed: tuple[Pos, int] | None = None  # square and player of the newest tile
-        self._deal()
-
-    # -- setup ------------------------------------------------------------------
+        self.frames: list[Frame] = []
+        self.tile_order: tuple[str, ...] = ()  # tile ids in the supply, sorted (the draw order)
+        self.river_tiles: tuple[str, ...] = ()  # river tile ids in this game's supply
+        supply.deal(self)
 
     def _starting_hand(self) -> dict[str, int]:
-        hand = {"follower": 7}
-        if self.setup.has("abbot"):
-            hand["abbot"] = 1
-        if self.setup.has("abbey_mayor"):
-            hand.update(mayor=1, wagon=1, barn=1, abbey=1)
-        return hand
+        return starting_hand(self.setup.expansions)
 
-    def _deal(self) -> None:
-        for tile in self.catalogue.tiles.values():
-            if tile.expansion == "base" or self.setup.has(tile.expansion):
-                self.supply[tile.id] = tile.count
-        river = self.setup.has("river")
-        start_id, rot = self.setup.start or ("RV-spring" if river else "D", 0)
-        if river:
-            self.supply["D"] -= 1  # the spring replaces the start tile
-        if self.supply[start_id] <= 0:
-            raise IllegalMove(f"the start tile {start_id} is not in this game's supply")
-        self.supply[start_id] -= 1
-        shape = self.catalogue.shape(start_id, rot)
-        self.board.place((0, 0), shape)
-        if river and shape.river:
-            self.river.start((0, 0), shape)
+    # -- copy, push, pop --------------------------------------------------------
+
+    def copy(self, stack: bool = True) -> Game:
+        """An independent game in the same position; `stack=False` drops the undo frames."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.board = self.board.copy()
+        other.players = list(self.players)
+        if not stack:
+            other.board.log = []
+        other.scores = list(self.scores)
+        other.hand = [dict(h) for h in self.hand]
+        other.tokens = [list(t) for t in self.tokens]
+        other.entrances = dict(self.entrances)
+        other.figures = list(self.figures)
+        other.supply = Counter(self.supply)
+        other.completed = Counter(self.completed)
+        other.wagons = list(self.wagons)
+        other.round_queue = list(self.round_queue)
+        other.events = list(self.events)
+        other.history = list(self.history)
+        other.river = self.river.copy()
+        other.frames = list(self.frames) if stack else []
+        return other
+
+    def _counters(self) -> tuple[Any, ...]:
+        return (self.drawn, self.king, self.robber, self.best_city, self.best_road,
+                self.current, self.phase, self.turn, self.ending, self.last_placed)
+
+    def _frame(self, move: Move, player: int | None) -> Frame:
+        full = isinstance(move, SCORING)
+        figures = full or not isinstance(move, NO_FIGURES)
+        tokens = full or isinstance(move, PlaceToken)
+        tile = move.tile if isinstance(move, PlaceTile | Discard) else None
+        return Frame(
+            move, player, self.board.mark(), self._counters(),
+            None if tile is None else (tile, self.supply[tile]),
+            (self.river.open_end, len(self.river.turns)), len(self.events), len(self.history),
+            tuple(tuple(h.items()) for h in self.hand) if figures else None,
+            tuple(self.figures) if figures else None,
+            (tuple(tuple(t) for t in self.tokens), tuple(self.entrances.items()))
+            if tokens else None,
+            tuple(self.scores) if full else None,
+            ((self.completed[Kind.CITY], self.completed[Kind.ROAD]), tuple(self.wagons),
+             tuple(self.round_queue)) if full else None)
+
+    def _undo(self, frame: Frame) -> None:
+        self.board.undo(frame.board)
+        (self.drawn, self.king, self.robber, self.best_city, self.best_road, self.current,
+         self.phase, self.turn, self.ending, self.last_placed) = frame.counters
+        if frame.supply is not None:
+            self.supply[frame.supply[0]] = frame.supply[1]
+        self.river.open_end = frame.river[0]
+        del self.river.turns[frame.river[1]:]
+        del self.events[frame.events:]
+        del self.history[frame.history:]
+        if frame.hand is not None:
+            self.hand = [dict(h) for h in frame.hand]
+        if frame.figures is not None:
+            self.figures = list(frame.figures)
+        if frame.tokens is not None:
+            self.tokens = [list(t) for t in frame.tokens[0]]
+            self.entrances = dict(frame.tokens[1])
+        if frame.scores is not None:
+            self.scores = list(frame.scores)
+        if frame.rest is not None:
+            completed, wagons, queue = frame.rest
+            self.completed = Counter({Kind.CITY: completed[0], Kind.ROAD: completed[1]})
+            self.wagons = list(wagons)
+            self.round_queue = list(queue)
+
+    def push(self, move: Move) -> None:
+        """Play `move` for whoever must decide now; raises IllegalMove and changes nothing."""
+        self._push(move, self.deciding)
+
+    def _push(self, move: Move, player: int | None) -> None:
+        frame = self._frame(move, player)
+        self.frames.append(frame)
+        try:
+            steps.play(self, move, -1 if player is None else player)
+        except BaseException as err:
+            self.frames.pop()
+            self._undo(frame)
+            if isinstance(err, IllegalMove):
+                err.names = tuple(self.players)
+            raise
+
+    def pop(self) -> Move:
+        """Take the newest move back; returns it. IndexError when nothing can be undone."""
+        frame = self.frames.pop()
+        self._undo(frame)
+        return frame.move
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves that can be popped, oldest first."""
+        return [f.move for f in self.frames]
 
     # -- what may happen now ----------------------------------------------------
 
@@ -131,7 +238,12 @@ class Game:
         try:
             return self.players.index(name)
         except ValueError:
-            raise IllegalMove(f"{name!r} is not a player in this game") from None
+            raise self._named(IllegalMove("not_a_player", name=name)) from None
+
+    def _named(self, err: IllegalMove) -> IllegalMove:
+        """Attach the player names, for the compat `message` (see errors.py)."""
+        err.names = tuple(self.players)
+        return err
 
     @property
     def finished(self) -> bool:
@@ -150,56 +262,88 @@ class Game:
             return self.wagons[0].player
         return self.current
 
-    def _river_phase(self) -> bool:
-        return any(n > 0 and self.catalogue[t].is_river for t, n in self.supply.items())
-
     def drawable(self) -> list[str]:
         """Tile types the active player could draw now (river first, lake last)."""
-        left = sorted(t for t, n in self.supply.items() if n > 0)
-        if self._river_phase():
-            river = [t for t in left if self.catalogue[t].is_river]
-            ordinary = [t for t in river if not self.catalogue[t].river_last]
-            return ordinary or river
-        return left
+        return supply.drawable(self)
 
     def draw(self) -> str:
         """The next tile, fixed by the seed and how many tiles were taken before it."""
-        pool = [t for t in self.drawable() for _ in range(self.supply[t])]
-        if not pool:
-            raise IllegalMove("there are no tiles left to draw")
-        return random.Random(f"{self.setup.seed or 0}:{self.drawn}").choice(pool)
+        try:
+            return supply.draw(self)
+        except IllegalMove as err:
+            raise self._named(err) from None
 
-    def placement_problem(self, tile: str, pos: Pos, rot: int) -> str | None:
-        shape = self.catalogue.shape(tile, rot)
-        problem = edge_problem(self.board, pos, shape)
-        if problem is None and self.catalogue[tile].is_river:
-            problem = self.river.problem(pos, shape)
-        if problem is None and shape.building is not None:
-            problem = cult_problem(self.board, pos, shape.segments[shape.building].building)
-        return problem
+    def placement_problem(self, tile: str, pos: Pos, rot: int) -> IllegalMove | None:
+        return placement_problem(self, tile, pos, rot)
 
     def legal_placements(self, tile: str) -> list[Placement]:
         """Every square and rotation where `tile` may be placed now."""
+        return self._cached(tile, SPOTS, lambda pos, rot: Placement(pos, rot))
+
+    def _spots(self, tile: str) -> list[tuple[Pos, int]]:
+        """(square, quarter turns) where `tile` may lie, squares in frontier order."""
         tile_type = self.catalogue[tile]
+        frontier = self.board.frontier
+        result: list[tuple[Pos, int]] = []
         if tile_type.is_river:
             if self.river.open_end is None:
                 return []
             square = self.river.open_end[0]
-            key = self.board.frontier.get(square)
-            candidates = [(square, key)] if key is not None else []
-        else:
-            candidates = list(self.board.frontier.items())
-        building = tile_type.shapes[0].building is not None
-        result: list[Placement] = []
-        for pos, key in candidates:
-            for rot in rotations_fitting(tile_type, key):
-                if (tile_type.is_river or building) and self.placement_problem(tile, pos, rot):
-                    continue
-                result.append(Placement(pos, rot))
+            key = frontier.get(square)
+            if key is not None:
+                result.extend((square, rot) for rot in rotations_fitting(tile_type, key)
+                              if placement_problem(self, tile, square, rot) is None)
+            return result
+        building = tile_type.shapes[0].building
+        cult = building is not None and bool(self.board.buildings)
+        what = "" if building is None else tile_type.shapes[0].segments[building].building
+        fits = fits_of(tile_type)
+        for pos, key in frontier.items():
+            rots = fits.get(key)
+            if rots is None:
+                rots = rotations_fitting(tile_type, key)
+            if not rots or (cult and cult_problem(self.board, pos, what) is not None):
+                continue
+            for rot in rots:
+                result.append((pos, rot))
+        return result
+
+    def _placings(self, tile: str) -> list[Move]:
+        """`_spots` as `PlaceTile` moves."""
+        return self._cached(tile, PLACINGS, lambda pos, rot: placing(tile, pos, rot))
+
+    def _cached(self, tile: str, caches: dict[str, dict[tuple[Pos, str], tuple[T, ...]]],
+                make: Callable[[Pos, int], T]) -> list[T]:
+        """`_spots` made into objects, each square's from a cache by its frontier key.
+
+        A square's choices depend only on the tile and the letters around it, except
+        for the river's course and the Cult's limit, which are checked afresh.
+        """
+        tile_type = self.catalogue[tile]
+        building = tile_type.shapes[0].building
+        if tile_type.is_river or (building is not None and self.board.buildings):
+            return [make(pos, rot) for pos, rot in self._spots(tile)]
+        cache = caches.get(tile)
+        if cache is None or len(cache) > 50_000:  # bounded in a long-running process
+            cache = caches[tile] = {}
+        fits = fits_of(tile_type)
+        result: list[T] = []
+        for pos, key in self.board.frontier.items():
+            made = cache.get((pos, key))
+            if made is None:
+                rots = fits.get(key)
+                if rots is None:
+                    rots = rotations_fitting(tile_type, key)
+                made = cache[(pos, key)] = tuple(make(pos, rot) for rot in rots)
+            if made:
+                result.extend(made)
         return result
 
     def fits_somewhere(self, tile: str) -> bool:
-        return bool(self.legal_placements(tile))
+        tile_type = self.catalogue[tile]
+        if tile_type.is_river or tile_type.shapes[0].building is not None:
+            return bool(self._spots(tile))
+        return any(rotations_fitting(tile_type, key) for key in self.board.frontier.values())
 
     def abbey_squares(self) -> list[Pos]:
         """Holes where the active player's abbey may go (the Cult's limits apply)."""
@@ -227,189 +371,57 @@ class Game:
             verbs.append("discard")
         return verbs
 
-    # -- checks -----------------------------------------------------------------
+    def legal_deployments(self) -> list[Deploy]:
+        """Every figure the active player may place on the tile just placed.
 
-    def _name(self, player: int) -> str:
-        return self.players[player]
-
-    def _check_turn(self, player: int, *phases: Phase) -> None:
-        if self.phase is Phase.FINISHED:
-            raise IllegalMove("the game is over")
-        if self.phase not in phases:
-            raise IllegalMove(self._waiting_for())
-        if player != self.deciding:
-            raise IllegalMove(f"it is not {self._name(player)}'s turn: {self._waiting_for()}")
-
-    def _waiting_for(self) -> str:
-        who = self.deciding
-        name = self._name(who) if who is not None else ""
-        return {
-            Phase.TILE: f"waiting for {name} to place a tile",
-            Phase.PLACED: f"{name} has placed a tile and must finish the turn",
-            Phase.WAGON: f"waiting for {name} to move or return their wagon",
-            Phase.ABBEY_ROUND: f"waiting for {name} to place or skip their abbey",
-            Phase.FINISHED: "the game is over",
-        }[self.phase]
-
-    def _placed_turn(self, player: int) -> Turn:
-        self._check_turn(player, Phase.PLACED)
-        assert self.turn is not None
-        return self.turn
-
-    # -- the tile step ----------------------------------------------------------
-
-    def place_tile(self, player: int, tile: str, pos: Pos, rot: int) -> None:
-        self._check_turn(player, Phase.TILE)
-        if tile not in self.catalogue.tiles:
-            raise IllegalMove(f"there is no tile {tile!r}")
-        if self.supply[tile] <= 0:
-            raise IllegalMove(f"no {tile} tile is left in the supply")
-        if tile not in self.drawable():
-            raise IllegalMove("the lake is placed last, after every other river tile"
-                              if self.catalogue[tile].is_river
-                              else "river tiles come first: draw from the river stack")
-        problem = self.placement_problem(tile, pos, rot)
-        if problem is not None:
-            hint = "" if self.fits_somewhere(tile) else f" ({tile} fits nowhere: discard it)"
-            raise IllegalMove(f"{tile} cannot go at {list(pos)} turned {rot * 90}: "
-                              f"{problem}{hint}")
-        shape = self.catalogue.shape(tile, rot)
-        self.supply[tile] -= 1
-        self.drawn += 1
-        if self.catalogue[tile].is_river:
-            self.river.advance(pos, shape)
-        touched = self.board.place(pos, shape)
-        self.last_placed = (pos, player)
-        self.turn = Turn(player, tile, pos, rot, touched)
-        self.phase = Phase.PLACED
-
-    def place_abbey(self, player: int, pos: Pos) -> None:
-        self._check_turn(player, Phase.TILE, Phase.ABBEY_ROUND)
-        if self.hand[player].get("abbey", 0) <= 0:
-            raise IllegalMove(f"{self._name(player)} has no abbey to place")
-        if pos in self.board.tiles:
-            raise IllegalMove(f"the square {list(pos)} is already taken")
-        if pos not in self.board.holes():
-            raise IllegalMove(f"an abbey goes only into a hole: {list(pos)} is not surrounded "
-                              "by tiles on all four sides")
-        problem = cult_problem(self.board, pos, "abbey")
-        if problem:
-            raise IllegalMove(f"the abbey cannot go at {list(pos)}: {problem}")
-        self.hand[player]["abbey"] -= 1
-        touched = self.board.place_abbey(pos)
-        self.last_placed = (pos, player)
-        self.turn = Turn(player, ABBEY, pos, 0, touched)
-        self.phase = Phase.PLACED
-
-    def skip_abbey(self, player: int) -> None:
-        if self.phase is not Phase.ABBEY_ROUND:
-            raise IllegalMove("an abbey can be skipped only in the end-of-game abbey round")
-        self._check_turn(player, Phase.ABBEY_ROUND)
-        self.history.append({"by": self._name(player), "abbey": "skip"})
-        self._next_in_round()
-
-    def discard(self, player: int, tile: str) -> None:
-        self._check_turn(player, Phase.TILE)
-        if self.supply[tile] <= 0:
-            raise IllegalMove(f"no {tile} tile is left in the supply")
-        if tile not in self.drawable():
-            raise IllegalMove(f"{tile} cannot be drawn now")
-        if self.fits_somewhere(tile):
-            raise IllegalMove(f"{tile} fits on the board, so it cannot be discarded")
-        self.supply[tile] -= 1
-        self.drawn += 1
-        self.history.append({"by": self._name(player), "discard": tile})
-        self.events.append(Event("discard", (player,), detail=f"{tile} fits nowhere and is "
-                                 "removed from the game"))
-        if self.tiles_left == 0:
-            self._start_ending(first=player)
-
-    def declare_end(self) -> None:
-        """The supply is used up at this point (the `end` action)."""
-        if self.phase is not Phase.TILE:
-            raise IllegalMove(f"the game can only end before a turn starts: {self._waiting_for()}")
-        self.history.append({"end": True})
-        self._start_ending(first=self.current)
-
-    # -- the figure step --------------------------------------------------------
-
-    def deploy(self, player: int, figure: str, on: str) -> None:
-        turn = self._placed_turn(player)
-        if turn.deploy or turn.recall:
-            raise IllegalMove("only one figure may be placed (or the abbot recalled) per turn")
-        problem, node = deploy_problem(self, turn, figure, on)
-        if problem is not None:
-            raise IllegalMove(f"cannot place the {figure} on {on}: {problem}")
-        self.hand[player][figure] -= 1
-        self.figures.append(Figure(player, figure, turn.pos, node, on))
-        turn.deploy = Deployment(figure, on)
-        turn.token_first = turn.token is not None
-        if figure == "barn":
-            turn.barn_node = node
-
-    def legal_deployments(self) -> list[Deployment]:
-        """Every figure the active player may place on the tile just placed."""
+        The same answers as `deploy_problem` for each figure and name, in one pass.
+        """
         turn = self.turn
         if self.phase is not Phase.PLACED or turn is None or turn.deploy or turn.recall:
             return []
-        placed = self.board.tiles[turn.pos]
-        names = ["C"] if placed.shape is None else [s.name for s in placed.shape.segments]
-        result = []
+        board = self.board
+        placed = board.tiles[turn.pos]
+        segments = [("C", placed.nodes[0])] if placed.shape is None else \
+            [(s.name, n) for s, n in zip(placed.shape.segments, placed.nodes, strict=True)]
+        find, features = board.find, board.features
+        occupied = {find(f.node) for f in self.figures}
+        kinds = []
+        for name, node in segments:
+            root = find(node)
+            feat = features[root]
+            assert feat is not None
+            kinds.append((name, feat.kind, root in occupied))
+        hand = self.hand[turn.player]
+        result: list[Deploy] = []
         for figure in FIGURES:
-            spots = CORNER_NAMES if figure == "barn" else names
-            for on in spots:
-                if deploy_problem(self, turn, figure, on)[0] is None:
-                    result.append(Deployment(figure, on))
+            if hand.get(figure, 0) <= 0:
+                continue
+            if figure in CORNER_FIGURES:
+                result.extend(Deploy(figure, on) for on in CORNER_NAMES
+                              if deploy_problem(self, turn, figure, on)[0] is None)
+                continue
+            allowed = ALLOWED_ON[figure]
+            result.extend(Deploy(figure, name) for name, kind, taken in kinds
+                          if not taken and kind in allowed)
         return result
 
     def _abbot(self, player: int) -> Figure | None:
-        return next((f for f in self.figures if f.player == player and f.kind == "abbot"), None)
+        return abbot_of(self, player)
 
     def can_recall(self) -> bool:
         """Whether the active player may take their abbot back this turn."""
         turn = self.turn
         if self.phase is not Phase.PLACED or turn is None or turn.deploy or turn.recall:
             return False
-        abbot = self._abbot(turn.player)
+        abbot = abbot_of(self, turn.player)
         return abbot is not None and not self.board.is_complete(abbot.node)
-
-    def recall(self, player: int) -> None:
-        """Take the abbot back and score its monastery or garden as at the game's end."""
-        turn = self._placed_turn(player)
-        if turn.deploy or turn.recall:
-            raise IllegalMove("only one figure may be placed (or the abbot recalled) per turn")
-        abbot = self._abbot(player)
-        if abbot is None:
-            raise IllegalMove(f"{self._name(player)} has no abbot on the board to recall")
-        root = self.board.find(abbot.node)
-        if self.board.is_complete(root):
-            raise IllegalMove("the abbot's building is completed by this tile and scores "
-                              "anyway")
-        scorer = TurnScorer(self, turn)
-        scorer.score_recall(abbot, root)
-        turn.recall = True
-
-    # -- tunnel tokens ----------------------------------------------------------
-
-    def place_token(self, player: int, pos: Pos, on: str, pair: int) -> None:
-        turn = self._placed_turn(player)
-        if turn.token is not None:
-            raise IllegalMove("only one tunnel token may be placed per turn")
-        problem, node = token_problem(self, player, pos, on, pair)
-        if problem is not None:
-            raise IllegalMove(f"cannot place the token: {problem}")
-        self.tokens[player][pair] -= 1
-        self.entrances[node] = (player, pair)
-        partner = next((n for n, owner in self.entrances.items()
-                        if owner == (player, pair) and n != node), None)
-        if partner is not None:
-            self.board.link_tunnel(partner, node)
-            turn.touched.append(node)
-        turn.token = TokenSpot(pos, on, pair)
 
     def legal_tokens(self) -> list[TokenSpot]:
         turn = self.turn
         if self.phase is not Phase.PLACED or turn is None or turn.token is not None:
+            return []
+        pairs = [pair for pair in range(self.setup.pairs) if self.tokens[turn.player][pair] > 0]
+        if not pairs:
             return []
         spots: list[TokenSpot] = []
         for pos, placed in self.board.tiles.items():
@@ -417,168 +429,122 @@ class Game:
                 continue
             for node, seg in zip(placed.nodes, placed.shape.segments, strict=True):
                 if seg.tunnel and node not in self.entrances:
-                    spots.extend(TokenSpot(pos, seg.name, pair) for pair in range(self.setup.pairs)
-                                 if self.tokens[turn.player][pair] > 0)
+                    spots.extend(TokenSpot(pos, seg.name, pair) for pair in pairs)
         return spots
-
-    # -- ending a turn ----------------------------------------------------------
-
-    def end_turn(self, player: int) -> list[Event]:
-        """Score the turn and move on. Returns what happened."""
-        turn = self._placed_turn(player)
-        start = len(self.events)
-        self.history.append(self._turn_action(turn))
-        TurnScorer(self, turn).score_turn()
-        self.turn = None
-        self._after_turn()
-        return self.events[start:]
-
-    def _turn_action(self, turn: Turn) -> dict[str, Any]:
-        action: dict[str, Any] = {"by": self._name(turn.player)}
-        if turn.tile == ABBEY:
-            action["abbey"] = list(turn.pos)
-        else:
-            action.update(tile=turn.tile, at=list(turn.pos), rot=turn.rot * 90)
-        if turn.deploy:
-            action["deploy"] = {"figure": turn.deploy.figure, "on": turn.deploy.on}
-        if turn.recall:
-            action["recall"] = True
-        if turn.token:
-            action["token"] = {"at": list(turn.token.pos), "on": turn.token.on,
-                               "pair": turn.token.pair}
-        if turn.token_first:
-            action["token_first"] = True
-        return action
-
-    def _after_turn(self) -> None:
-        if self._ask_wagons():
-            return
-        if self.ending:
-            self._next_in_round()
-        elif self.tiles_left == 0:
-            self._start_ending(first=(self.current + 1) % len(self.players))
-        else:
-            self.current = (self.current + 1) % len(self.players)
-            self.phase = Phase.TILE
-
-    def _ask_wagons(self) -> bool:
-        """Move to the next wagon owner who has somewhere to go; True while one must decide."""
-        while self.wagons:
-            wagon = self.wagons[0]
-            if wagon_targets(self.board, self.figures, wagon, self.setup.wagon_rule):
-                self.phase = Phase.WAGON
-                return True
-            self.wagons.pop(0)
-            self.hand[wagon.player]["wagon"] += 1
-            self.events.append(Event("wagon_returned", (wagon.player,),
-                                     detail="the wagon has nowhere to go and returns"))
-        return False
 
     def legal_wagon_moves(self) -> list[tuple[Pos, str]]:
         if self.phase is not Phase.WAGON:
             return []
         return wagon_targets(self.board, self.figures, self.wagons[0], self.setup.wagon_rule)
 
-    def move_wagon(self, player: int, pos: Pos | None, on: str = "") -> list[Event]:
-        """Move the pending wagon to (pos, on), or return it to hand when pos is None."""
-        self._check_turn(player, Phase.WAGON)
+    def legal_moves(self, tile: str | None = None) -> list[Move]:
+        """Every move open to whoever decides now.
+
+        At the start of a turn, without `tile`: `Draw()` (when a tile is left) and
+        the holes for an abbey. The service draws; pass the drawn tile to get its
+        placements, or its `Discard` when it fits nowhere. `DeclareEnd` is never
+        listed: it is the record's note that the supply ran out, not a choice.
+        """
+        phase = self.phase
+        if phase is Phase.PLACED:
+            moves: list[Move] = []
+            moves.extend(self.legal_deployments())
+            if self.can_recall():
+                moves.append(Recall())
+            moves.extend(PlaceToken(s.pos, s.on, s.pair) for s in self.legal_tokens())
+            moves.append(EndTurn())
+            return moves
+        if phase is Phase.TILE:
+            if tile is not None:
+                if not supply.may_draw(self, tile):
+                    return []
+                placings = self._placings(tile)
+                return placings if placings else [Discard(tile)]
+            moves = [Draw()] if self.tiles_left else []
+            if self.hand[self.current].get("abbey", 0) > 0:
+                moves.extend(PlaceAbbey(pos) for pos in self.abbey_squares())
+            return moves
+        if phase is Phase.WAGON:
+            moves = [MoveWagon(pos, on) for pos, on in self.legal_wagon_moves()]
+            moves.append(ReturnWagon())
+            return moves
+        if phase is Phase.ABBEY_ROUND:
+            moves = [PlaceAbbey(pos) for pos in self.abbey_squares()]
+            moves.append(SkipAbbey())
+            return moves
+        return []
+
+    # -- the steps, for a given player ------------------------------------------
+
+    def _step(self, move: Move, player: int | None) -> list[Event]:
         start = len(self.events)
-        wagon = self.wagons[0]
-        if pos is None:
-            self.hand[player]["wagon"] += 1
-            self.events.append(Event("wagon_returned", (player,),
-                                     detail="the wagon returns to hand"))
-            self.history.append({"by": self._name(player), "wagon": "return"})
-        else:
-            placed = self.board.tiles.get(pos)
-            node = placed.node_named(on) if placed is not None else None
-            legal = {(p, self.board.tiles[p].node_named(n)) for p, n in self.legal_wagon_moves()}
-            if node is None or (pos, node) not in legal:  # any name of the segment will do
-                raise IllegalMove(wagon_refusal(self.board, self.figures, wagon, pos, on,
-                                                 self.setup.wagon_rule))
-            self.figures.append(Figure(player, "wagon", pos, node, on))
-            self.events.append(Event("wagon_moved", (player,), tiles=(pos,),
-                                     detail=f"the wagon moves to {on} at {list(pos)}"))
-            self.history.append({"by": self._name(player),
-                                 "wagon": {"at": list(pos), "on": on}})
-        self.wagons.pop(0)
-        self._after_turn()
+        self._push(move, player)
         return self.events[start:]
 
-    # -- the end ----------------------------------------------------------------
+    def place_tile(self, player: int, tile: str, pos: Pos, rot: int) -> None:
+        self._step(PlaceTile(tile, pos, rot), player)
 
-    def _start_ending(self, first: int) -> None:
-        self.ending = True
-        count = len(self.players)
-        if self.setup.has("abbey_mayor"):
-            self.round_queue = [(first + i) % count for i in range(count)]
-        self._next_in_round()
+    def place_abbey(self, player: int, pos: Pos) -> None:
+        self._step(PlaceAbbey(pos), player)
 
-    def _next_in_round(self) -> None:
-        while self.round_queue:
-            player = self.round_queue.pop(0)
-            if self.can_place_abbey(player):
-                self.current = player
-                self.phase = Phase.ABBEY_ROUND
-                return
-        final_scoring(self)
-        self.phase = Phase.FINISHED
+    def skip_abbey(self, player: int) -> None:
+        self._step(SkipAbbey(), player)
+
+    def discard(self, player: int, tile: str) -> None:
+        self._step(Discard(tile), player)
+
+    def declare_end(self) -> None:
+        """The supply is used up at this point (the `end` action)."""
+        self._step(DeclareEnd(), None)
+
+    def deploy(self, player: int, figure: str, on: str) -> None:
+        self._step(Deploy(figure, on), player)
+
+    def recall(self, player: int) -> None:
+        """Take the abbot back and score its monastery or garden as at the game's end."""
+        self._step(Recall(), player)
+
+    def place_token(self, player: int, pos: Pos, on: str, pair: int) -> None:
+        self._step(PlaceToken(pos, on, pair), player)
+
+    def end_turn(self, player: int) -> list[Event]:
+        """Score the turn and move on. Returns what happened."""
+        return self._step(EndTurn(), player)
+
+    def move_wagon(self, player: int, pos: Pos | None, on: str = "") -> list[Event]:
+        """Move the pending wagon to (pos, on), or return it to hand when pos is None."""
+        return self._step(ReturnWagon() if pos is None else MoveWagon(pos, on), player)
 
     # -- whole actions ----------------------------------------------------------
 
     def apply(self, action: dict[str, Any]) -> list[Event]:
         """Play one `carca-record/1` action (already well-formed); atomic."""
         start = len(self.events)
-        length = len(self.history)
+        depth = len(self.frames)
         try:
             self._apply(action)
         except IllegalMove:
-            if len(self.history) != length or self.phase is Phase.PLACED:
-                self.restore()
+            while len(self.frames) > depth:
+                self.pop()
             raise
         return self.events[start:]
 
     def _apply(self, action: dict[str, Any]) -> None:
-        if "end" in action:
-            self.declare_end()
-            return
-        player = self.player_index(action["by"])
-        if "discard" in action:
-            self.discard(player, action["discard"])
-        elif "wagon" in action:
-            target = action["wagon"]
-            if target == "return":
-                self.move_wagon(player, None)
-            else:
-                self.move_wagon(player, (target["at"][0], target["at"][1]), target["on"])
-        elif "abbey" in action and action["abbey"] == "skip":
-            self.skip_abbey(player)
-        else:
-            if "abbey" in action:
-                self.place_abbey(player, (action["abbey"][0], action["abbey"][1]))
-            else:
-                rot = action["rot"] // 90
-                self.place_tile(player, action["tile"], (action["at"][0], action["at"][1]), rot)
-            self._figure_and_token(player, action)
-            self.end_turn(player)
-
-    def _figure_and_token(self, player: int, action: dict[str, Any]) -> None:
-        if "deploy" in action and action.get("recall"):
-            raise IllegalMove("a turn may deploy a figure or recall the abbot, not both")
-        token = action.get("token")
-        if token is not None and action.get("token_first"):
-            self.place_token(player, (token["at"][0], token["at"][1]), token["on"], token["pair"])
-        if "deploy" in action:
-            self.deploy(player, action["deploy"]["figure"], action["deploy"]["on"])
-        elif action.get("recall"):
-            self.recall(player)
-        if token is not None and not action.get("token_first"):
-            self.place_token(player, (token["at"][0], token["at"][1]), token["on"], token["pair"])
+        by, moves = action_moves(action)
+        player = None if by is None else self.player_index(by)
+        for i, move in enumerate(moves):
+            if i == 1 and "deploy" in action and action.get("recall"):
+                raise self._named(IllegalMove("deploy_and_recall"))
+            self._step(move, player)
 
     def restore(self) -> None:
-        """Rebuild from the setup and history (undoes an unfinished turn)."""
-        fresh = Game.replay(self.setup, self.history)
-        self.__dict__.update(fresh.__dict__)
+        """Take back the steps of an unfinished turn (those not yet in the history)."""
+        frames = self.frames
+        while frames and not isinstance(frames[-1].move, CLOSING):
+            self.pop()
+        if self.phase is Phase.PLACED:  # a copy without its frames: rebuild
+            fresh = Game.replay(self.setup, self.history)
+            self.__dict__.update(fresh.__dict__)
 
     @classmethod
     def replay(cls, setup: Setup, actions: list[dict[str, Any]]) -> Game:

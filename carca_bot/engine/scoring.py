@@ -1,23 +1,17 @@
-"""Points: majorities, what each feature is worth, and the words that explain it."""
+"""Points: majorities, and what each feature is worth with how it was counted."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from carca_bot.engine.board import Board, Feature
 from carca_bot.engine.catalogue import Kind
-from carca_bot.engine.geometry import Pos
+from carca_bot.engine.events import Event
+from carca_bot.engine.figures import IN_MAJORITY, strength
+from carca_bot.engine.phase import Figure
 
-
-@dataclass(slots=True)
-class Figure:
-    """A figure on the board. `node` is the segment it stands on (a barn: its field)."""
-
-    player: int
-    kind: str  # follower, abbot, mayor, wagon, barn
-    pos: Pos
-    node: int
-    on: str  # the name it was deployed on: a segment name or a corner
+if TYPE_CHECKING:
+    from carca_bot.engine.state import GameState
 
 
 def figures_on(board: Board, figures: list[Figure], root: int) -> list[Figure]:
@@ -25,51 +19,74 @@ def figures_on(board: Board, figures: list[Figure], root: int) -> list[Figure]:
 
 
 def majority(board: Board, figures: list[Figure], root: int,
-             kinds: tuple[str, ...] = ("follower", "abbot", "mayor", "wagon")) -> tuple[int, ...]:
+             kinds: tuple[str, ...] = IN_MAJORITY) -> tuple[int, ...]:
     """Players with the greatest strength (> 0) on a feature; mayors count pennants."""
     feat = board.features[root]
     assert feat is not None
-    strength: dict[int, int] = {}
+    total: dict[int, int] = {}
     for fig in figures:
         if fig.kind in kinds and board.find(fig.node) == root:
-            power = feat.pennants if fig.kind == "mayor" else 1
-            strength[fig.player] = strength.get(fig.player, 0) + power
-    best = max(strength.values(), default=0)
+            power = strength(fig.kind, feat.pennants)
+            total[fig.player] = total.get(fig.player, 0) + power
+    best = max(total.values(), default=0)
     if best <= 0:
         return ()
-    return tuple(sorted(p for p, s in strength.items() if s == best))
+    return tuple(sorted(p for p, s in total.items() if s == best))
 
 
 def feature_name(feat: Feature) -> str:
     return feat.building if feat.kind is Kind.BUILDING else feat.kind.value
 
 
-def plural(n: int, word: str) -> str:
-    """'1 city', '2 cities', '3 tiles'."""
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
+def feature_points(board: Board, feat: Feature,
+                   final: bool) -> tuple[int, str, dict[str, Any]]:
+    """Points a feature is worth now, and how they were counted (reason and parameters).
 
-
-def feature_points(board: Board, feat: Feature, final: bool) -> tuple[int, str]:
-    """Points a feature is worth now, and how they were counted."""
+    `final`: counted as at the game's end (incomplete), else as completed.
+    """
     name = feature_name(feat)
-    state = "incomplete" if final else "completed"
     if feat.kind is Kind.ROAD:
         n = len(feat.tiles)
-        return n, f"{state} road of {plural(n, 'tile')} (1 per tile)"
+        return n, "road", {"final": final, "tiles": n}
     if feat.kind is Kind.CITY:
         n, p = len(feat.tiles), feat.pennants
         each = 1 if final else 2
-        shown = plural(n, "tile") + (f" and {plural(p, 'pennant')}" if p else "")
-        return each * (n + p), f"{state} city of {shown} ({each} per tile and pennant)"
+        return each * (n + p), "city", {"final": final, "tiles": n, "pennants": p,
+                                        "each": each}
     if feat.kind in (Kind.BUILDING, Kind.GARDEN):
         if not final:
-            return 9, f"completed {name} (9)"
+            return 9, "building", {"final": False, "name": name}
         around = board.neighbours(feat.pos)
-        return 1 + around, f"incomplete {name} with {plural(around, 'neighbour')} (1 + {around})"
+        return 1 + around, "building", {"final": True, "name": name, "neighbours": around}
     raise ValueError(f"no points for a {name}")  # pragma: no cover - fields score by cities
 
 
 def completed_cities(board: Board, field_node: int) -> int:
     return sum(1 for c in board.adjacent_cities(field_node) if board.is_complete(c))
+
+
+def award(game: GameState, players: tuple[int, ...], points: int, feature: str, reason: str,
+          params: dict[str, Any], tiles: tuple[tuple[int, int], ...], *, pennants: int = 0,
+          complete: bool = False, final: bool = False) -> None:
+    """Give the majority owners their points and record why (nobody scores: still told)."""
+    for p in players:
+        game.scores[p] += points
+    game.events.append(Event("score", players, points if players else 0, feature, tiles,
+                             reason, params, pennants, complete=complete, final=final))
+
+
+def score_fields(game: GameState, roots: list[int], kinds: tuple[str, ...], per_city: int,
+                 feature: str, reason: str) -> None:
+    """At the end, the majority of `kinds` on each field scores its completed cities."""
+    board = game.board
+    for root in roots:
+        feat = board.features[root]
+        assert feat is not None
+        if feat.kind is not Kind.FIELD:
+            continue
+        players = majority(board, game.figures, root, kinds)
+        cities = completed_cities(board, root)
+        if not players or not cities:
+            continue  # a field touching no completed city gives nothing to tell
+        award(game, players, per_city * cities, feature, reason,
+              {"cities": cities, "per_city": per_city}, tuple(sorted(feat.tiles)), final=True)

@@ -1,0 +1,53 @@
+"""Checks before a step: is it this player's turn and this phase, may the tile lie there.
+
+Each check raises `IllegalMove` with a reason code, or returns one unraised
+(`*_problem`) so the caller can add where it happened; nothing here changes a game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from carca_bot.engine.errors import IllegalMove
+from carca_bot.engine.geometry import Pos
+from carca_bot.engine.phase import Phase, Turn
+from carca_bot.engine.placement import edge_problem
+
+if TYPE_CHECKING:
+    from carca_bot.engine.state import GameState
+
+
+def waiting(game: GameState) -> dict[str, object]:
+    """What the game waits for: the phase and who must decide (parameters of a refusal)."""
+    return {"waiting": game.phase.value, "player": game.deciding}
+
+
+def check_turn(game: GameState, player: int, *phases: Phase) -> None:
+    if game.phase is Phase.FINISHED:
+        raise IllegalMove("game_over")
+    if game.phase not in phases:
+        raise IllegalMove("wrong_phase", **waiting(game))
+    if player != game.deciding:
+        raise IllegalMove("not_your_turn", who=player, **waiting(game))
+
+
+def placed_turn(game: GameState, player: int) -> Turn:
+    """The turn in progress, if `player` may take its next step now."""
+    check_turn(game, player, Phase.PLACED)
+    assert game.turn is not None
+    return game.turn
+
+
+def placement_problem(game: GameState, tile: str, pos: Pos, rot: int) -> IllegalMove | None:
+    """Why `tile` may not lie at `pos` turned `rot`: its edges, then the expansions' hooks."""
+    shape = game.catalogue.shape(tile, rot)
+    problem = edge_problem(game.board, pos, shape)
+    if problem is not None:
+        return problem
+    tile_type = game.catalogue[tile]
+    for rules in game.rules:
+        if rules.placement is not None:
+            problem = rules.placement(game, tile_type, pos, shape)
+            if problem is not None:
+                return problem
+    return None

@@ -1,0 +1,48 @@
+"""The Abbot (RULES.md 2.7): gardens, and recalling the abbot.
+
+The abbot is a row of the figure table (it stands on monasteries and gardens).
+The `Recall` step is here: instead of a figure, the player takes the abbot back
+and scores its monastery or garden as at the game's end.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from carca_bot.engine.checks import placed_turn
+from carca_bot.engine.errors import IllegalMove
+from carca_bot.engine.phase import Figure, Turn
+from carca_bot.engine.scoring import award, feature_name, feature_points
+
+if TYPE_CHECKING:
+    from carca_bot.engine.state import GameState
+
+
+def abbot_of(game: GameState, player: int) -> Figure | None:
+    return next((f for f in game.figures if f.player == player and f.kind == "abbot"), None)
+
+
+def recall(game: GameState, player: int) -> None:
+    """Take the abbot back and score its monastery or garden as at the game's end."""
+    turn = placed_turn(game, player)
+    if turn.deploy or turn.recall:
+        raise IllegalMove("one_figure")
+    abbot = abbot_of(game, player)
+    if abbot is None:
+        raise IllegalMove("no_abbot_on_board", who=player)
+    root = game.board.find(abbot.node)
+    if game.board.is_complete(root):
+        raise IllegalMove("abbot_completes")
+    score_recall(game, abbot, root)
+    game.turn = Turn(turn.player, turn.tile, turn.pos, turn.rot, turn.touched, turn.deploy,
+                     True, turn.token, turn.token_first, turn.barn_node)
+
+
+def score_recall(game: GameState, abbot: Figure, root: int) -> None:
+    feat = game.board.features[root]
+    assert feat is not None
+    points, reason, params = feature_points(game.board, feat, final=True)
+    award(game, (abbot.player,), points, feature_name(feat), "abbot_recalled",
+          {"counted": reason, **params}, (feat.pos,))
+    game.figures.remove(abbot)
+    game.hand[abbot.player]["abbot"] += 1

@@ -1,0 +1,61 @@
+"""Where a game stands: its phase, the turn being played, figures out and wagons waiting."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from carca_bot.engine.geometry import Pos
+from carca_bot.engine.moves import Deploy
+
+
+@dataclass(frozen=True, slots=True)
+class TokenSpot:
+    pos: Pos
+    on: str
+    pair: int  # 0-based, as in records
+
+
+class Phase(Enum):
+    TILE = "tile"  # the active player draws a tile or places an abbey
+    PLACED = "placed"  # tile down; figure, token, then end_turn
+    WAGON = "wagon"  # a wagon owner decides where it goes
+    ABBEY_ROUND = "abbey_round"  # the end-of-game abbey round
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The turn being played. Immutable: each step replaces it, so undo keeps the old one."""
+
+    player: int
+    tile: str = ""
+    pos: Pos = (0, 0)
+    rot: int = 0
+    touched: tuple[int, ...] = ()  # city and road nodes to check for completion
+    deploy: Deploy | None = None
+    recall: bool = False
+    token: TokenSpot | None = None
+    token_first: bool = False
+    barn_node: int | None = None
+
+
+@dataclass(slots=True)
+class Figure:
+    """A figure on the board. `node` is the segment it stands on (a barn: its field)."""
+
+    player: int
+    kind: str  # follower, abbot, mayor, wagon, barn
+    pos: Pos
+    node: int
+    on: str  # the name it was deployed on: a segment name or a corner
+
+
+@dataclass(frozen=True, slots=True)
+class PendingWagon:
+    """A wagon taken off the board this turn whose owner may move it."""
+
+    player: int
+    pos: Pos  # the square it stood on
+    scored: int  # root of the feature it left
+    excluded: int | None = None  # a building it was chased from by a Cult challenge

@@ -1,0 +1,229 @@
+"""The turn's phases, one step at a time: what each move does to a game.
+
+A turn: place a tile (or an abbey), then optionally a figure (or recall the
+abbot) and a tunnel token in either order, then end the turn, which scores.
+Each step checks before it changes anything; `Game._push` also undoes a step
+that fails half-way, so a refused move never leaves a trace.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from carca_bot.engine import supply
+from carca_bot.engine.board import ABBEY
+from carca_bot.engine.checks import check_turn, placed_turn, placement_problem, waiting
+from carca_bot.engine.deploying import deploy_problem
+from carca_bot.engine.endround import after_turn, next_in_round, start_ending
+from carca_bot.engine.errors import IllegalMove
+from carca_bot.engine.events import Event
+from carca_bot.engine.expansions.abbey_mayor import wagon_refusal
+from carca_bot.engine.expansions.abbot import recall
+from carca_bot.engine.expansions.cult import cult_problem
+from carca_bot.engine.expansions.tunnel import place_token
+from carca_bot.engine.moves import (
+    DeclareEnd,
+    Deploy,
+    Discard,
+    Draw,
+    EndTurn,
+    Move,
+    MoveWagon,
+    PlaceAbbey,
+    PlaceTile,
+    PlaceToken,
+    Recall,
+    ReturnWagon,
+    SkipAbbey,
+    turn_action,
+)
+from carca_bot.engine.phase import Figure, Phase, Turn
+from carca_bot.engine.turnscore import TurnScorer
+
+if TYPE_CHECKING:
+    from carca_bot.engine.state import GameState
+
+
+def play(game: GameState, move: Move, player: int) -> None:
+    """Play one move for `player` (-1 for `DeclareEnd`, which is nobody's)."""
+    match move:
+        case PlaceTile(tile, pos, rot):
+            place_tile(game, player, tile, pos, rot)
+        case Deploy(figure, on):
+            deploy(game, player, figure, on)
+        case EndTurn():
+            end_turn(game, player)
+        case PlaceToken(pos, on, pair):
+            place_token(game, player, pos, on, pair)
+        case Recall():
+            recall(game, player)
+        case PlaceAbbey(pos):
+            place_abbey(game, player, pos)
+        case Draw():
+            check_turn(game, player, Phase.TILE)
+            if not game.tiles_left:
+                raise IllegalMove("no_tiles_left")
+        case Discard(tile):
+            discard(game, player, tile)
+        case MoveWagon(pos, on):
+            move_wagon(game, player, pos, on)
+        case ReturnWagon():
+            return_wagon(game, player)
+        case SkipAbbey():
+            skip_abbey(game, player)
+        case DeclareEnd():
+            declare_end(game)
+
+
+# -- the tile step ------------------------------------------------------------------
+
+
+def place_tile(game: GameState, player: int, tile: str, pos: tuple[int, int], rot: int) -> None:
+    check_turn(game, player, Phase.TILE)
+    if tile not in game.catalogue.tiles:
+        raise IllegalMove("unknown_tile", tile=tile)
+    if game.supply[tile] <= 0:
+        raise IllegalMove("tile_not_in_supply", tile=tile)
+    if not supply.may_draw(game, tile):
+        raise IllegalMove("lake_last" if game.catalogue[tile].is_river else "river_first")
+    problem = placement_problem(game, tile, pos, rot)
+    if problem is not None:
+        problem.params.update(tile=tile, square=pos, rot=rot, fits=game.fits_somewhere(tile))
+        raise problem
+    shape = game.catalogue.shape(tile, rot)
+    game.supply[tile] -= 1
+    game.drawn += 1
+    if game.catalogue[tile].is_river:
+        game.river.advance(pos, shape)
+    touched = game.board.place(pos, shape)
+    game.last_placed = (pos, player)
+    game.turn = Turn(player, tile, pos, rot, tuple(touched))
+    game.phase = Phase.PLACED
+
+
+def place_abbey(game: GameState, player: int, pos: tuple[int, int]) -> None:
+    check_turn(game, player, Phase.TILE, Phase.ABBEY_ROUND)
+    if game.hand[player].get("abbey", 0) <= 0:
+        raise IllegalMove("no_abbey", who=player)
+    if pos in game.board.tiles:
+        raise IllegalMove("abbey_square_taken", square=pos)
+    if pos not in game.board.holes():
+        raise IllegalMove("abbey_not_hole", square=pos)
+    problem = cult_problem(game.board, pos, "abbey")
+    if problem:
+        problem.params.update(abbey=True, square=pos)
+        raise problem
+    game.hand[player]["abbey"] -= 1
+    touched = game.board.place_abbey(pos)
+    game.last_placed = (pos, player)
+    game.turn = Turn(player, ABBEY, pos, 0, tuple(touched))
+    game.phase = Phase.PLACED
+
+
+def skip_abbey(game: GameState, player: int) -> None:
+    if game.phase is not Phase.ABBEY_ROUND:
+        raise IllegalMove("skip_not_now")
+    check_turn(game, player, Phase.ABBEY_ROUND)
+    game.history.append({"by": game.players[player], "abbey": "skip"})
+    next_in_round(game)
+
+
+def discard(game: GameState, player: int, tile: str) -> None:
+    check_turn(game, player, Phase.TILE)
+    if game.supply[tile] <= 0:
+        raise IllegalMove("tile_not_in_supply", tile=tile)
+    if not supply.may_draw(game, tile):
+        raise IllegalMove("not_drawable", tile=tile)
+    if game.fits_somewhere(tile):
+        raise IllegalMove("discard_fits", tile=tile)
+    game.supply[tile] -= 1
+    game.drawn += 1
+    game.history.append({"by": game.players[player], "discard": tile})
+    game.events.append(Event("discard", (player,), reason="discarded", params={"tile": tile}))
+    if game.tiles_left == 0:
+        start_ending(game, first=player)
+
+
+def declare_end(game: GameState) -> None:
+    """The supply is used up at this point (the `end` action)."""
+    if game.phase is not Phase.TILE:
+        raise IllegalMove("end_not_now", **waiting(game))
+    game.history.append({"end": True})
+    start_ending(game, first=game.current)
+
+
+# -- the figure step ----------------------------------------------------------------
+
+
+def deploy(game: GameState, player: int, figure: str, on: str) -> None:
+    turn = placed_turn(game, player)
+    if turn.deploy or turn.recall:
+        raise IllegalMove("one_figure")
+    problem, node = deploy_problem(game, turn, figure, on)
+    if problem is not None:
+        problem.params.update(figure=figure, on=on)
+        raise problem
+    game.hand[player][figure] -= 1
+    game.figures.append(Figure(player, figure, turn.pos, node, on))
+    game.turn = Turn(turn.player, turn.tile, turn.pos, turn.rot, turn.touched,
+                     Deploy(figure, on), turn.recall, turn.token, turn.token is not None,
+                     node if figure == "barn" else turn.barn_node)
+
+
+# -- tunnel tokens ------------------------------------------------------------------
+
+
+# -- ending a turn ------------------------------------------------------------------
+
+
+def end_turn(game: GameState, player: int) -> None:
+    """Score the turn and move on."""
+    turn = placed_turn(game, player)
+    game.history.append(_turn_action(game, turn))
+    TurnScorer(game, turn).score_turn()
+    game.turn = None
+    after_turn(game)
+
+
+def _turn_action(game: GameState, turn: Turn) -> dict[str, object]:
+    moves: list[Move] = [PlaceAbbey(turn.pos) if turn.tile == ABBEY
+                         else PlaceTile(turn.tile, turn.pos, turn.rot)]
+    token = turn.token
+    placed = None if token is None else PlaceToken(token.pos, token.on, token.pair)
+    if placed is not None and turn.token_first:
+        moves.append(placed)
+    if turn.deploy:
+        moves.append(turn.deploy)
+    if turn.recall:
+        moves.append(Recall())
+    if placed is not None and not turn.token_first:
+        moves.append(placed)
+    return turn_action(game.players[turn.player], moves)
+
+
+def move_wagon(game: GameState, player: int, pos: tuple[int, int], on: str) -> None:
+    check_turn(game, player, Phase.WAGON)
+    wagon = game.wagons[0]
+    board = game.board
+    placed = board.tiles.get(pos)
+    node = placed.node_named(on) if placed is not None else None
+    legal = {(p, board.tiles[p].node_named(n)) for p, n in game.legal_wagon_moves()}
+    if node is None or (pos, node) not in legal:  # any name of the segment will do
+        problem = wagon_refusal(board, game.figures, wagon, pos, on, game.setup.wagon_rule)
+        problem.params.update(on=on, square=pos)
+        raise problem
+    game.figures.append(Figure(player, "wagon", pos, node, on))
+    game.events.append(Event("wagon_moved", (player,), tiles=(pos,), reason="wagon_moved",
+                             params={"on": on, "square": pos}))
+    game.history.append({"by": game.players[player], "wagon": {"at": list(pos), "on": on}})
+    game.wagons.pop(0)
+    after_turn(game)
+
+
+def return_wagon(game: GameState, player: int) -> None:
+    check_turn(game, player, Phase.WAGON)
+    game.hand[player]["wagon"] += 1
+    game.events.append(Event("wagon_returned", (player,), reason="wagon_returned"))
+    game.history.append({"by": game.players[player], "wagon": "return"})
+    game.wagons.pop(0)
+    after_turn(game)
