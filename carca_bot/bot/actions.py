@@ -373,8 +373,9 @@ class Actions:
         """'Place my abbey': a menu of the holes, nearest the last tile first."""
         choices: Choices = await self.service.legal_moves(place, user)
         view: TurnView = await self.service.status(place, user.id)
-        if view.deciding is None or view.deciding.user_id != user.id:
-            raise NotAllowed("it is not your turn")
+        if choices.must not in ("choose", "abbey_round"):
+            raise NotAllowed("the abbey goes in a hole at the start of a turn, instead of "
+                             "drawing a tile")
         options = hole_options(choices)
         if not options:
             raise NotAllowed("there is no hole for your abbey on the board just now (a hole "
@@ -468,7 +469,7 @@ class Actions:
         shown = listed[page * SCORE_PAGE:(page + 1) * SCORE_PAGE]
         lines.extend(f"• {sentence(e.describe(names), names)}" for e in shown)
         if not shown:
-            lines.append("• nobody has scored yet")
+            lines.append("• no points scored yet")
         return Reply(text.clip("\n".join(lines)),
                      components=page_row(view.game_id, page, pages))
 

@@ -233,8 +233,8 @@ class CarcaBot(discord.Client):
             log.warning("could not post the timer notice in channel %s", report.where.channel)
 
 
-class Unreachable(SystemExit):
-    """Discord could not be reached: the process ends with one line, not a traceback."""
+class Unreachable(Exception):
+    """Discord could not be reached; the message is the one line an admin sees."""
 
 
 async def start(bot: CarcaBot, token: str) -> None:
@@ -242,7 +242,6 @@ async def start(bot: CarcaBot, token: str) -> None:
         await bot.start(token)
     except (TimeoutError, OSError, aiohttp.ClientError, discord.GatewayNotFound) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        log.error("cannot reach Discord (%s)", reason[:200])
         raise Unreachable(f"carca-bot: cannot reach Discord ({reason[:200]}); check the "
                           "network connection and any proxy or firewall, then start the bot "
                           "again.") from None
@@ -265,7 +264,10 @@ async def serve(settings: Settings) -> None:
     await bot.close()
     stopper.cancel()
     if runner in done:
-        runner.result()  # a login failure surfaces here, with its message
+        try:
+            runner.result()  # a login failure surfaces here, with its message
+        except Unreachable as exc:  # one line for the admin, not a traceback
+            raise SystemExit(str(exc)) from None
     else:
         runner.cancel()
         with contextlib.suppress(asyncio.CancelledError):
