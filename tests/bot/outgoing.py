@@ -45,7 +45,8 @@ def assert_pings_only(requests: Iterable[Request], allowed: Iterable[int | str] 
         mentions = msg.get("allowed_mentions")
         assert mentions is not None, (req.path, msg.get("content"))
         assert mentions.get("parse", []) == [], (req.path, mentions)
-        assert {str(u) for u in mentions.get("users", [])} <= allowed_ids, (req.path, mentions, allowed_ids)
+        users = {str(u) for u in mentions.get("users", [])}
+        assert users <= allowed_ids, (req.path, mentions, allowed_ids)
         assert not mentions.get("roles"), (req.path, mentions)
 
 
