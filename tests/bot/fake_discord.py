@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ class Request:
     query: dict[str, str]
     json: Any = None
     files: list[Part] = field(default_factory=list)
+    at: float = field(default_factory=time.perf_counter)  # when it arrived
 
     @property
     def flags(self) -> int:
