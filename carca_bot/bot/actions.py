@@ -151,8 +151,8 @@ class Actions:
             await self.send(interaction, reply)
         except GameMovedOn as exc:
             outcome = "moved_on"
-            await self.refuse(interaction, public, "The game moved on before your command "
-                              f"arrived: {text.safe_text(exc.view, exc.message)}\n\n"
+            await self.refuse(interaction, public, "The game moved on while your command was "
+                              "on its way, so it was not carried out. The game now:\n\n"
                               f"{text.status_text(exc.view)}")
         except ServiceError as exc:
             outcome = type(exc).__name__

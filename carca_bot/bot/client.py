@@ -221,8 +221,7 @@ class CarcaBot(discord.Client):
                                           description="The board"))
         else:
             who = text.mention(report.user_id, report.name)
-            content = (f"⏰ {who}, the game is waiting for you: "
-                       f"{text.safe_text(view, view.prompt)}.")
+            content = f"⏰ {who}, the game is waiting for you to {text.must_words(view)}."
             timer = text.timer_words(view)
             content += f" {timer}" if timer else ""
             pings = [report.user_id] if report.user_id else []

@@ -63,7 +63,7 @@ def expansions(text: str | None) -> frozenset[str]:
     for word in words:
         name = aliases.get(word, word)
         if name not in EXPANSIONS:
-            raise BadInput(f"unknown expansion {word!r}: choose from {', '.join(EXPANSIONS)} "
+            raise BadInput(f"unknown expansion '{word}': choose from {', '.join(EXPANSIONS)} "
                            "(comma-separated), or 'all'")
         chosen.add(name)
     return frozenset(chosen)

@@ -31,8 +31,8 @@ NO_PINGS = discord.AllowedMentions.none()
 
 def pinging(*user_ids: str | int | None) -> discord.AllowedMentions:
     """Exactly these users may be pinged; never @everyone, @here or a role."""
-    users = [discord.Object(int(u)) for u in dict.fromkeys(user_ids)
-             if u is not None and str(u).isdigit()]
+    wanted = dict.fromkeys(str(u) for u in user_ids if u is not None and str(u).isdigit())
+    users = [discord.Object(int(u)) for u in wanted]
     return discord.AllowedMentions(everyone=False, roles=False, users=users,
                                    replied_user=False)
 
@@ -93,7 +93,12 @@ def safe_text(text: str, names: Iterable[str] = ()) -> str:
     return escape(clean(text))
 
 
+_ARTICLE = re.compile(r"\b([Aa]) (?=[aeio](?!ne\b))")  # "a abbot" -> "an abbot"
+_AFTER_STOP = re.compile(r"([.!?] )([a-z])")
+
+
 def sentence(text: str, names: Iterable[str] = ()) -> str:
-    """`safe_text` with a capital first letter, for a refusal or a prompt on its own."""
-    text = safe_text(text, names)
+    """`safe_text` as proper sentences: capital letters after full stops, "an abbot"."""
+    text = _ARTICLE.sub(r"\1n ", safe_text(text, names))
+    text = _AFTER_STOP.sub(lambda m: m.group(1) + m.group(2).upper(), text)
     return text[:1].upper() + text[1:]

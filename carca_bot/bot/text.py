@@ -15,7 +15,7 @@ from carca_bot.bot.safe import clean, safe_name, sentence
 from carca_bot.bot.safe import clip as clip_to
 from carca_bot.bot.safe import safe_text as _safe_text
 from carca_bot.engine.events import Event
-from carca_bot.service import GameSummary, TurnView
+from carca_bot.service import MUST_WORDS, GameSummary, TurnView
 
 MAX_CONTENT = 2000  # Discord's message length limit
 SCORE_KINDS = ("score", "challenge", "king", "robber")
@@ -40,6 +40,11 @@ def pinged(view: TurnView) -> list[str]:
     if view.finished or view.deciding is None or not view.deciding.user_id:
         return []
     return [view.deciding.user_id] if view.deciding.user_id.isdigit() else []
+
+
+def must_words(view: TurnView) -> str:
+    """'place a tile', said to the player who must do it."""
+    return MUST_WORDS.get(view.must, "play").replace("their", "your")
 
 
 def scores_line(view: TurnView) -> str:

@@ -213,7 +213,18 @@ async def send(table: Table, payload: dict[str, Any]) -> None:
     h.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
     await h.settle()  # every handler done; fails if anything was logged as an error
     answer = collect(h, payload, start)
+    if _answered_at_once(answer):
+        return
     answer.assert_one_answer()
+
+
+def _answered_at_once(answer: Any) -> bool:
+    """A click on an id no handler takes is answered at once, privately, without a
+    deferral: exactly one callback that is the whole answer."""
+    if answer.payload["type"] != 3 or len(answer.callbacks) != 1 or answer.followups:
+        return False
+    reply = answer.callbacks[0]
+    return bool(reply.json["type"] == 4 and reply.ephemeral and reply.content)
 
 
 @FUZZ
@@ -258,8 +269,8 @@ async def _play(table: Table, data: st.DataObject, versions: dict[int, int]) -> 
 
 # -- hostile names ------------------------------------------------------------------------
 
-MARKUP = list("*_~`|<>[]()#@:/!-+\\ .\n\t") + ["\u202e", "\u202d", "\u2066", "\u2069",
-                                                 "\u200b", "\u200d", "\ufeff", "\u0301"]
+MARKUP = [*"*_~`|<>[]()#@:/!-+\\ .\n\t", "\u202e", "\u202d", "\u2066", "\u2069", "\u200b",
+          "\u200d", "\ufeff", "\u0301"]
 hostile_names = st.one_of(
     st.sampled_from(["@everyone", "@here", "<@100000000000000002>", "<@&800000000000000001>",
                      "**bold**", "||spoiler||", "`code`", "```block```", "# heading",
@@ -275,7 +286,9 @@ async def _answered(h: BotHarness, payload: dict[str, Any]) -> None:
     start = len(h.fake.requests)
     h.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
     await h.settle()  # fails if anything was logged as an error
-    collect(h, payload, start).assert_one_answer()
+    answer = collect(h, payload, start)
+    if not _answered_at_once(answer):
+        answer.assert_one_answer()
 
 
 @FUZZ
