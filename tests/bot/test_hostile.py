@@ -338,3 +338,52 @@ def test_unreachable_discord_is_one_line(tmp_path: Path, monkeypatch: pytest.Mon
                                    warm_up=False)))
     message = str(stopped.value.code)
     assert message.startswith("carca-bot: cannot reach Discord") and "\n" not in message
+
+
+async def test_place_my_abbey_offers_holes_and_places_it(harness: BotHarness) -> None:
+    await harness.command(ANA, "create", expansions="abbey_mayor")
+    await harness.command(BEN, "join")
+    await harness.command(ANA, "start")
+    service, where = harness.bot.service, place_of(harness)
+    players = {str(ANA[0]): ANA, str(BEN[0]): BEN}
+    rng = random.Random(2)
+    for _ in range(150):  # random tiles until someone could put their abbey in a hole
+        view = await service.status(where)
+        assert not view.finished and view.deciding is not None
+        who = players[str(view.deciding.user_id)]
+        legal = await service.legal_moves(where, User(str(who[0]), who[1]))
+        if legal.must == "choose" and legal.abbey_squares:
+            break
+        if legal.must == "choose":
+            await service.draw(where, User(str(who[0]), who[1]))
+        await play_random_move(service, where, User(str(who[0]), who[1]), rng)
+    assert legal.must == "choose" and legal.abbey_squares
+    view = await service.status(where, str(who[0]))
+    (menu_post,) = followups(await harness.click(who, custom_id("abbey", view.game_id,
+                                                                view.version)))
+    (select,) = [i for row in menu_post.json["components"] for i in row["components"]]
+    holes = [o["value"] for o in select["options"]]
+    assert menu_post.ephemeral and 1 <= len(holes) <= 25
+    assert {tuple(int(v) for v in h.split(",")) for h in holes} <= set(legal.abbey_squares)
+    (post,) = followups(await harness.click(who, select["custom_id"], values=[holes[0]]))
+    assert post.ephemeral, post.content
+    after = await service.status(where, str(who[0]))
+    assert after.must == "finish" and any("abbey" in s for s in after.steps)
+
+
+async def test_kick_names_and_pings_who_is_next(harness: BotHarness) -> None:
+    await harness.command(ANA, "create")
+    await harness.command(BEN, "join")
+    await harness.command(CY, "join")
+    await harness.command(ANA, "start")
+    view = await harness.bot.service.status(place_of(harness))
+    assert view.deciding is not None
+    target = next(p for p in (ANA, BEN, CY) if str(p[0]) == view.deciding.user_id)
+    if target == ANA:  # the host kicks someone else: whoever is next is still named
+        target = BEN
+    requests = await harness.command(ANA, "kick", player=target)
+    (post,) = followups(requests)
+    after = await harness.bot.service.status(place_of(harness))
+    assert after.deciding is not None and after.deciding.user_id is not None
+    assert f"<@{after.deciding.user_id}>" in post.content
+    assert post.json["allowed_mentions"]["users"] == [int(after.deciding.user_id)]
