@@ -303,14 +303,19 @@ class Actions:
 
     # -- buttons and menus ------------------------------------------------------------
 
-    async def place_of(self, interaction: discord.Interaction[Any], game_id: int) -> Where:
-        """Where the button's game lives: a button acts on its own game wherever it was
-        clicked (a thread's lobby buttons are also posted in the parent channel), as long
-        as that game is in this server and is still the game of its channel."""
+    async def place_of(self, interaction: discord.Interaction[Any], game_id: int,
+                       action: str = "") -> Where:
+        """Where the button's game lives. A button acts on its own game: in its channel,
+        or, for the lobby buttons (a thread's Join and Start are also posted in the
+        parent channel) and for looking, from another channel of the same server, as
+        long as that game is still the game of its channel."""
         here = where(interaction)
         view: TurnView = await self.service.status(here, str(interaction.user.id), game_id)
         if view.where.guild != here.guild:
             raise NoGameHere(f"there is no game #{game_id} in this server")
+        if view.where != here and action not in FROM_ANOTHER_CHANNEL:
+            raise NotAllowed(f"this button belongs to game #{game_id}, which is played in "
+                             f"<#{view.where.channel}>: use the buttons there")
         current: TurnView = await self.service.status(view.where, str(interaction.user.id))
         if current.game_id != game_id:
             raise NotAllowed(f"this button belongs to game #{game_id}, which is no longer the "
@@ -325,7 +330,7 @@ class Actions:
         async def work() -> Reply:
             if action == "page":
                 return await self.score_details(interaction, version, game_id)
-            place = await self.place_of(interaction, game_id)
+            place = await self.place_of(interaction, game_id, action)
             if action == "board":
                 view = await svc.status(place, user.id)
                 board = await svc.game(place, view.game_id)
@@ -454,7 +459,7 @@ class Actions:
         page, the newest, unless one is asked for); features nobody held are left out."""
         place = where(interaction)
         if game_id is not None:
-            place = await self.place_of(interaction, game_id)
+            place = await self.place_of(interaction, game_id, "page")
         view: TurnView = await self.service.status(place, str(interaction.user.id))
         game = await self.service.game(place, view.game_id)
         if game is None:
@@ -475,6 +480,7 @@ class Actions:
 
 
 SCORE_PAGE = 12
+FROM_ANOTHER_CHANNEL = ("join", "start", "board", "page")  # see Actions.place_of
 
 
 def _rotations_at(game: Game, tile: str, pos: tuple[int, int]) -> list[int]:

@@ -191,8 +191,8 @@ class Autocomplete:
             return []
         spots = sorted({(x, y, side) for x, y, side, _ in choices.tokens},
                        key=lambda s: _distance((s[0], s[1]), choices.last))
-        return _offer(((f"{x},{y} {side}  (tunnel entrance)", f"{x},{y} {side}")
-                       for x, y, side in spots), current)
+        return _offer(((f"{x},{y} {side}: tunnel entrance, {features.where_words(side)}",
+                        f"{x},{y} {side}") for x, y, side in spots), current)
 
     async def wagon_targets(self, interaction: discord.Interaction[Any],
                             current: str) -> list[Choice]:

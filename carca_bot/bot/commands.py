@@ -13,7 +13,7 @@ from carca_bot.bot import parse, text
 from carca_bot.bot.actions import Reply, is_admin, where, who
 from carca_bot.bot.autocomplete import Autocomplete
 from carca_bot.bot.buttons import resign_row, row_for
-from carca_bot.bot.features import LEGEND
+from carca_bot.bot.features import LEGEND, where_words
 from carca_bot.bot.help import RULES_TEXT
 from carca_bot.bot.safe import file_name, safe_name
 from carca_bot.service import (
@@ -37,8 +37,9 @@ ROTATIONS: list[app_commands.Choice[int]] = [
     app_commands.Choice(name=f"{d}°", value=d) for d in (0, 90, 180, 270)]
 FIGURES: list[app_commands.Choice[str]] = [app_commands.Choice(name=n.capitalize(), value=n)
                                            for n in ("follower", "abbot", "mayor", "wagon")]
-CORNERS: list[app_commands.Choice[str]] = [app_commands.Choice(name=c, value=c)
-                                           for c in ("NW", "NE", "SE", "SW")]
+CORNERS: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=f"{c}: barn, {where_words(c)}", value=c)
+    for c in ("NW", "NE", "SE", "SW")]
 WAGON_RULES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name="c2: a feature on its tile or the 8 around (default)", value="c2"),
     app_commands.Choice(name="c1: a feature connected to the scored one", value="c1")]

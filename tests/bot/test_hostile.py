@@ -387,3 +387,14 @@ async def test_kick_names_and_pings_who_is_next(harness: BotHarness) -> None:
     assert after.deciding is not None and after.deciding.user_id is not None
     assert f"<@{after.deciding.user_id}>" in post.content
     assert post.json["allowed_mentions"]["users"] == [int(after.deciding.user_id)]
+
+
+async def test_turn_buttons_act_only_in_their_own_channel(harness: BotHarness) -> None:
+    first, _ = await started(harness)
+    view = await harness.bot.service.status(place_of(harness), str(first[0]))
+    other = harness.make.component(first, custom_id("draw", view.game_id, view.version))
+    other["channel_id"] = other["channel"]["id"] = str(harness.fake.new_id())
+    (post,) = followups(await harness.send(other))
+    assert post.ephemeral and "use the buttons there" in post.content
+    after = await harness.bot.service.status(place_of(harness), str(first[0]))
+    assert after.version == view.version

@@ -22,7 +22,7 @@ from carca_bot.bot.buttons import BUTTON_LABELS
 from carca_bot.local.randomplayer import play_random_move
 from carca_bot.service import ServiceError, User, Where
 from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness
-from tests.bot.fake_discord import GUILD_ID, Interactions
+from tests.bot.fake_discord import Interactions
 from tests.fault.discord_driver import collect
 from tests.fault.invariants import assert_sound
 
@@ -49,8 +49,9 @@ class Table:
 
     def __init__(self, h: BotHarness, data: st.DataObject) -> None:
         self.h, self.data = h, data
-        self.make = Interactions(h.fake, channel_id=h.fake.new_id())
-        self.where = Where(str(GUILD_ID), str(self.make.channel_id))
+        # A server of its own: a forged id naming another example's game finds nothing.
+        self.make = Interactions(h.fake, channel_id=h.fake.new_id(), guild_id=h.fake.new_id())
+        self.where = Where(str(self.make.guild_id), str(self.make.channel_id))
         self.first = 0  # the first game id of this example
 
     def draw(self, strategy: st.SearchStrategy[T]) -> T:
@@ -305,8 +306,8 @@ async def test_hostile_names_ping_nobody_and_show_no_markup(harness: BotHarness,
     names = [data.draw(hostile_names, label=f"name {i}") for i in range(3)]
     base = 100000000000001000 + h.fake.new_id() % 10**6 * 10  # new users every example
     people = [(base + i, name) for i, name in enumerate(names)]
-    make = Interactions(h.fake, channel_id=h.fake.new_id())
-    place = Where(str(GUILD_ID), str(make.channel_id))
+    make = Interactions(h.fake, channel_id=h.fake.new_id(), guild_id=h.fake.new_id())
+    place = Where(str(make.guild_id), str(make.channel_id))
     start = len(h.fake.requests)
     with mock.patch("carca_bot.service.lobby.secrets.randbits", seeds(data)):
         await _hostile_game(h, data, make, place, people)
