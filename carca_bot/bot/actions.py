@@ -15,19 +15,21 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from carca_bot.bot import text
-from carca_bot.bot.buttons import row_for
-from carca_bot.bot.parse import square_and_name
+from carca_bot.bot.buttons import ChoiceSelect, hole_options, page_row, row_for
+from carca_bot.bot.parse import square, square_and_name
+from carca_bot.bot.safe import NO_PINGS, pinging, plain, safe_name, sentence
 from carca_bot.engine.game import Game
 from carca_bot.service import (
     BadInput,
     Choices,
     GameMovedOn,
+    NoGameHere,
     NotAllowed,
     ServiceError,
     TurnView,
@@ -39,8 +41,6 @@ if TYPE_CHECKING:
     from carca_bot.bot.client import CarcaBot
 
 log = logging.getLogger("carca_bot.commands")
-MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True,
-                                        replied_user=False)
 
 
 @dataclass
@@ -54,11 +54,16 @@ class Reply:
     view: TurnView | None = None  # the state the components are built for
     choices: Choices | None = None
     file: discord.File | None = None
+    pings: list[str] = field(default_factory=list)  # user ids this message may ping
+    components: discord.ui.View | None = None  # instead of the ones built for `view`
 
 
 def who(interaction: discord.Interaction[Any]) -> User:
+    """The user as the service knows them: the display name cleaned of invisible
+    characters and clipped (it is escaped again wherever it is shown)."""
     user = interaction.user
-    return User(str(user.id), getattr(user, "display_name", None) or user.name)
+    return User(str(user.id), plain(getattr(user, "display_name", None) or user.name,
+                                    NAME_STORED))
 
 
 def where(interaction: discord.Interaction[Any]) -> Where:
@@ -71,9 +76,10 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
 
 
 Work = Callable[[], Awaitable[Reply]]
+NAME_STORED = 64  # characters of a display name handed to the service
 
 
-def _last_action_by(game: Game | None, actor: str | None) -> dict[str, Any] | None:
+def last_action_by(game: Game | None, actor: str | None) -> dict[str, Any] | None:
     """The move just confirmed, to say what it was (automatic discards are skipped)."""
     if game is None or actor is None:
         return None
@@ -126,13 +132,13 @@ class Actions:
         if not self.accepting:
             await interaction.response.send_message(
                 "carca-bot is restarting: try again in a minute. Your game is safe.",
-                ephemeral=True)
+                ephemeral=True, allowed_mentions=NO_PINGS)
             return
         if not self.limit.allow(interaction.user.id):
             log.info("command=%s user=%s outcome=rate_limited", name, interaction.user.id)
             await interaction.response.send_message(
                 "Easy there! That was a lot of commands at once: wait a few seconds and try "
-                "again.", ephemeral=True)
+                "again.", ephemeral=True, allowed_mentions=NO_PINGS)
             return
         outcome = "ok"
         game_id: int | None = None
@@ -145,17 +151,19 @@ class Actions:
             await self.send(interaction, reply)
         except GameMovedOn as exc:
             outcome = "moved_on"
-            await self.refuse(interaction, public, "The game moved on before your command "
-                              f"arrived: {exc.message}\n\n{text.status_text(exc.view)}")
+            await self.refuse(interaction, public, "The game moved on while your command was "
+                              "on its way, so it was not carried out. The game now:\n\n"
+                              f"{text.status_text(exc.view)}")
         except ServiceError as exc:
             outcome = type(exc).__name__
-            await self.refuse(interaction, public, exc.message[:1].upper() + exc.message[1:])
+            await self.refuse(interaction, public, sentence(exc.message))
         except Exception:
             outcome = "error"
             log.exception("command=%s failed", name)
             with contextlib.suppress(discord.HTTPException):
-                await interaction.followup.send("Something went wrong on our side; nothing was "
-                                                "changed. Please try again.", ephemeral=True)
+                await interaction.followup.send(
+                    "Something went wrong on our side. Check the game with `/carc status` "
+                    "before trying again.", ephemeral=True, allowed_mentions=NO_PINGS)
         finally:
             self.in_flight -= 1
             if self.in_flight == 0:
@@ -170,9 +178,11 @@ class Actions:
         if public:  # the "thinking" placeholder is public: remove it, answer privately
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
-        await interaction.followup.send(text.clip(message), ephemeral=True)
+        await interaction.followup.send(text.clip(message), ephemeral=True,
+                                        allowed_mentions=NO_PINGS)
 
-    async def send(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
+    async def _files(self, interaction: discord.Interaction[Any],
+                     reply: Reply) -> list[discord.File]:
         limit = interaction.filesize_limit
         files: list[discord.File] = []
         jobs: list[tuple[str, str, Awaitable[bytes]]] = []
@@ -186,14 +196,34 @@ class Actions:
             files.append(discord.File(io.BytesIO(png), filename=name, description=description))
         if reply.file is not None:
             files.append(reply.file)
-        components = None
-        if reply.view is not None:
-            components = row_for(reply.view, reply.choices, private=not reply.public)
-        kwargs: dict[str, Any] = {"files": files, "ephemeral": not reply.public,
-                                  "allowed_mentions": MENTION_USERS}
+        return files
+
+    async def send(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
+        """The answer; a public post about a game in another channel (a game's thread,
+        from a button in its parent channel) goes to that channel, and the clicker is
+        told where."""
+        files = await self._files(interaction, reply)
+        components = reply.components
+        if components is None and reply.view is not None:
+            components = row_for(reply.view, reply.choices, private=not reply.public,
+                                 game=reply.board)
+        kwargs: dict[str, Any] = {"files": files, "allowed_mentions": pinging(*reply.pings)}
         if components is not None and components.children:
             kwargs["view"] = components
-        await interaction.followup.send(text.clip(reply.content), **kwargs)
+        content = text.clip(reply.content)
+        elsewhere = (reply.public and reply.view is not None
+                     and reply.view.where.channel != str(interaction.channel_id or 0))
+        if elsewhere:
+            assert reply.view is not None
+            channel = self.bot.get_partial_messageable(int(reply.view.where.channel))
+            await channel.send(content, **kwargs)
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+            await interaction.followup.send(
+                f"Done: game #{reply.view.game_id} is played in <#{reply.view.where.channel}>.",
+                ephemeral=True, allowed_mentions=NO_PINGS)
+            return
+        await interaction.followup.send(content, ephemeral=not reply.public, **kwargs)
 
     # -- building replies -----------------------------------------------------------
 
@@ -201,11 +231,24 @@ class Actions:
         """After a confirmed move: the board, what happened, who is next."""
         board = await self.service.game(view.where, view.game_id)
         choices = await self._choices_of_next(view)
-        action = _last_action_by(board, actor)
+        action = last_action_by(board, actor)
+        if view.status == "finished" and board is not None:
+            return self._final(view, board, action)
         tile = await self._next_tile(view)
         your_tile = (board, tile) if board is not None and tile is not None else None
         return Reply(text.public_update(view, actor, action, tile), public=True, board=board,
-                     view=view, choices=choices, your_tile=your_tile)
+                     view=view, choices=choices, your_tile=your_tile, pings=text.pinged(view))
+
+    def _final(self, view: TurnView, board: Game, action: dict[str, Any] | None) -> Reply:
+        """The last post: winner and ranking first, the whole scoring in a text file."""
+        names = list(board.players)
+        gardens = "abbot" in view.options.expansions
+        said = text.describe_action(action) if action else ""
+        content = text.final_post(view, said, list(board.events), names, gardens)
+        full = text.full_scoring(view, board.events, names, gardens).encode()
+        file = discord.File(io.BytesIO(full), filename=f"game-{view.game_id}-scores.txt",
+                            description="Every scoring of the game")
+        return Reply(content, public=True, board=board, view=view, file=file)
 
     async def _next_tile(self, view: TurnView) -> str | None:
         """The tile the next player drew, shown to all as at the table (not before a
@@ -247,7 +290,9 @@ class Actions:
             return Reply(text.private_update(view), view=view)
         content = (f"Your tile is **{view.tile}**. The marked squares are where it fits; "
                    "place it with `/carc place` (square and rotation).")
-        return Reply(content, your_tile=(game, view.tile), view=view)
+        timer = text.timer_words(view)
+        return Reply(content + (f" {timer}" if timer else ""), your_tile=(game, view.tile),
+                     view=view)
 
     async def after(self, interaction: discord.Interaction[Any], view: TurnView,
                     actor: str) -> Reply:
@@ -258,19 +303,34 @@ class Actions:
 
     # -- buttons and menus ------------------------------------------------------------
 
-    async def _check_game(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        view: TurnView = await self.service.status(where(interaction), str(interaction.user.id))
-        if view.game_id != game_id:
+    async def place_of(self, interaction: discord.Interaction[Any], game_id: int,
+                       action: str = "") -> Where:
+        """Where the button's game lives. A button acts on its own game: in its channel,
+        or, for the lobby buttons (a thread's Join and Start are also posted in the
+        parent channel) and for looking, from another channel of the same server, as
+        long as that game is still the game of its channel."""
+        here = where(interaction)
+        view: TurnView = await self.service.status(here, str(interaction.user.id), game_id)
+        if view.where.guild != here.guild:
+            raise NoGameHere(f"there is no game #{game_id} in this server")
+        if view.where != here and action not in FROM_ANOTHER_CHANNEL:
+            raise NotAllowed(f"this button belongs to game #{game_id}, which is played in "
+                             f"<#{view.where.channel}>: use the buttons there")
+        current: TurnView = await self.service.status(view.where, str(interaction.user.id))
+        if current.game_id != game_id:
             raise NotAllowed(f"this button belongs to game #{game_id}, which is no longer the "
-                             "game in this channel")
+                             "game in its channel")
+        return view.where
 
     async def button(self, interaction: discord.Interaction[Any], action: str, game_id: int,
                      version: int) -> None:
-        place, user, svc = where(interaction), who(interaction), self.service
-        public = action in ("confirm", "join", "start", "skip", "return")
+        user, svc = who(interaction), self.service
+        public = action in ("confirm", "join", "start", "skip", "return", "resign")
 
         async def work() -> Reply:
-            await self._check_game(interaction, game_id)
+            if action == "page":
+                return await self.score_details(interaction, version, game_id)
+            place = await self.place_of(interaction, game_id, action)
             if action == "board":
                 view = await svc.status(place, user.id)
                 board = await svc.game(place, view.game_id)
@@ -280,9 +340,7 @@ class Actions:
             if action == "draw":
                 return await self.your_tile(interaction, await svc.draw(place, user, version))
             if action == "abbey":
-                choices = await svc.legal_moves(place, user)
-                holes = ", ".join(f"{x},{y}" for x, y in choices.abbey_squares) or "none"
-                return Reply(f"Holes for your abbey: {holes}. Place it with `/carc abbey`.")
+                return await self.abbey_menu(place, user)
             if action == "confirm":
                 return await self.public_move(await svc.confirm(place, user, version),
                                               user.name)
@@ -293,7 +351,8 @@ class Actions:
                                                                               version))
             if action == "join":
                 view = await svc.join(place, user)
-                return Reply(f"{user.name} joined. {view.prompt}.", public=True, view=view)
+                return Reply(f"**{safe_name(user.name)}** joined. {text.next_line(view)}",
+                             public=True, view=view)
             if action == "start":
                 view = await svc.start(place, user)
                 return await self.public_move(view, None)
@@ -303,42 +362,75 @@ class Actions:
             if action == "return":
                 return await self.public_move(await svc.return_wagon(place, user, version),
                                               user.name)
+            if action == "resign":
+                view = await svc.resign(place, user)
+                reply = await self.public_move(view, None)
+                reply.content = text.clip(f"**{safe_name(user.name)}** resigned.\n"
+                                          + reply.content)
+                return reply
+            if action == "keep":
+                return Reply("Good: you are still in the game. Nothing was changed.")
             raise BadInput("that button does nothing any more")
 
         await self.run(interaction, f"button:{action}", work, public=public)
 
+    async def abbey_menu(self, place: Where, user: User) -> Reply:
+        """'Place my abbey': a menu of the holes, nearest the last tile first."""
+        choices: Choices = await self.service.legal_moves(place, user)
+        view: TurnView = await self.service.status(place, user.id)
+        if choices.must not in ("choose", "abbey_round"):
+            raise NotAllowed("the abbey goes in a hole at the start of a turn, instead of "
+                             "drawing a tile")
+        options = hole_options(choices)
+        if not options:
+            raise NotAllowed("there is no hole for your abbey on the board just now (a hole "
+                             "is an empty square with tiles on all four sides)")
+        ui = discord.ui.View(timeout=None)
+        ui.add_item(ChoiceSelect("hole", view.game_id, view.version, options))
+        more = len(choices.abbey_squares) - len(options)
+        extra = f" ({more} more: use `/carc abbey`)" if more > 0 else ""
+        return Reply(f"Choose a hole for your abbey{extra}.", components=ui)
+
     async def rotate(self, place: Where, user: User, version: int) -> TurnView:
-        """Turn the placed tile to its next legal rotation on the same square."""
+        """Turn the placed tile to its next legal rotation on the same square.
+
+        Whether another rotation fits is worked out first, on a copy, so a refusal
+        leaves the turn exactly as it was."""
         game = await self.service.game(place)
         turn = game.turn if game is not None else None
-        if turn is None or turn.tile == "ABBEY":
-            raise BadInput("there is no placed tile to rotate")
+        if game is None or turn is None:
+            raise BadInput("there is no placed tile to rotate: place a tile first")
+        if turn.tile == "ABBEY":
+            raise BadInput("an abbey looks the same every way round, so there is nothing to "
+                           "rotate")
         pos, rot = turn.pos, turn.rot
+        rots = await asyncio.to_thread(_rotations_at, game, turn.tile, pos)
+        if len(rots) <= 1:
+            raise BadInput(f"tile {turn.tile} fits {pos[0]},{pos[1]} only the way it lies now")
+        following = [r for r in rots if r > rot] or rots
         view = await self.service.undo(place, user, version)
         while view.steps:  # undo takes one step back: drop a figure or token too
             view = await self.service.undo(place, user, view.version)
-        choices: Choices = await self.service.legal_moves(place, user)
-        rots = sorted(r for x, y, r in choices.placements if (x, y) == pos)
-        following = [r for r in rots if r > rot * 90] or rots
-        if not following:
-            raise BadInput("the tile fits that square in no other way")
-        view = await self.service.place_tile(place, user, pos[0], pos[1], following[0],
-                                             view.version)
-        result: TurnView = view
+        result: TurnView = await self.service.place_tile(place, user, pos[0], pos[1],
+                                                         following[0] * 90, view.version)
         return result
 
     async def select(self, interaction: discord.Interaction[Any], action: str, game_id: int,
                      version: int, value: str) -> None:
-        place, user, svc = where(interaction), who(interaction), self.service
+        user, svc = who(interaction), self.service
 
         async def work() -> Reply:
-            await self._check_game(interaction, game_id)
+            place = await self.place_of(interaction, game_id)
             if action == "pick":
                 figure, _, on = value.partition(":")
                 if figure == "recall":
                     view = await svc.recall(place, user, version)
                 else:
                     view = await svc.deploy(place, user, figure, on, version)
+                return await self.private_step(interaction, view)
+            if action == "hole":
+                x, y = square(value)
+                view = await svc.place_abbey(place, user, x, y, version)
                 return await self.private_step(interaction, view)
             if value == "return":
                 return await self.public_move(await svc.return_wagon(place, user, version),
@@ -353,7 +445,7 @@ class Actions:
 
     async def export(self, interaction: discord.Interaction[Any]) -> Reply:
         record = await self.service.export(where(interaction))
-        data = json.dumps(record, indent=1).encode()
+        data = await asyncio.to_thread(lambda: json.dumps(record, indent=1).encode())
         view: TurnView = await self.service.status(where(interaction), str(interaction.user.id))
         name = f"carcassonne-game-{view.game_id}.json"
         return Reply(f"The record of game #{view.game_id} (`carca-record/1`): replay it with "
@@ -361,16 +453,37 @@ class Actions:
                      "`/carc import`.",
                      file=discord.File(io.BytesIO(data), filename=name))
 
-    async def score_details(self, interaction: discord.Interaction[Any]) -> Reply:
+    async def score_details(self, interaction: discord.Interaction[Any],
+                            page: int | None = None, game_id: int | None = None) -> Reply:
+        """Scores by kind and player, then the scorings, SCORE_PAGE to a page (the last
+        page, the newest, unless one is asked for); features nobody held are left out."""
         place = where(interaction)
+        if game_id is not None:
+            place = await self.place_of(interaction, game_id, "page")
         view: TurnView = await self.service.status(place, str(interaction.user.id))
         game = await self.service.game(place, view.game_id)
         if game is None:
             return Reply("The game has not started yet.")
-        names = game.players
-        lines = [f"Scores: {text.scores_line(view)}", "Latest scoring:"]
-        scored = [e for e in game.events if e.kind in ("score", "challenge", "king", "robber")]
-        lines.extend(f"• {e.describe(names)}" for e in scored[-15:])
-        if len(lines) == 2:
-            lines.append("• nothing scored yet")
-        return Reply("\n".join(lines), view=view)
+        names = list(game.players)
+        listed = text.scorings(game.events, "abbot" in view.options.expansions)
+        pages = max(1, -(-len(listed) // SCORE_PAGE))
+        page = pages - 1 if page is None else min(max(page, 0), pages - 1)
+        lines = [f"Scores: {text.scores_line(view)}"]
+        lines.extend(text.grouped(listed, names))
+        lines.append(f"**Scorings, page {page + 1} of {pages}:**")
+        shown = listed[page * SCORE_PAGE:(page + 1) * SCORE_PAGE]
+        lines.extend(f"• {sentence(e.describe(names), names)}" for e in shown)
+        if not shown:
+            lines.append("• no points scored yet")
+        return Reply(text.clip("\n".join(lines)),
+                     components=page_row(view.game_id, page, pages))
+
+
+SCORE_PAGE = 12
+FROM_ANOTHER_CHANNEL = ("join", "start", "board", "page")  # see Actions.place_of
+
+
+def _rotations_at(game: Game, tile: str, pos: tuple[int, int]) -> list[int]:
+    """Quarter turns in which `tile` fits `pos`, on the board before this turn (a copy)."""
+    game.restore()
+    return sorted(p.rot for p in game.legal_placements(tile) if p.pos == pos)

@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from carca_bot.bot import features
 from carca_bot.bot.actions import where, who
-from carca_bot.bot.parse import square
-from carca_bot.engine.catalogue import EXPANSIONS, Kind
+from carca_bot.bot.parse import feature, feature_kind, square
+from carca_bot.bot.safe import plain
+from carca_bot.engine.catalogue import EXPANSIONS
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.game import Game
 from carca_bot.service import BadInput, Choices, ServiceError
@@ -35,25 +37,14 @@ def _distance(pos: tuple[int, int], last: tuple[int, int] | None) -> tuple[int, 
 
 def _offer(options: Iterable[tuple[str, str]], current: str) -> list[Choice]:
     """(label, value) pairs whose label contains what was typed, at most LIMIT."""
-    found = [app_commands.Choice(name=label, value=value) for label, value in options
-             if _matches(label, current)]
+    found = [app_commands.Choice(name=plain(label), value=value[:100])
+             for label, value in options if _matches(label, current)]
     return found[:LIMIT]
 
 
 def _matches(label: str, current: str) -> bool:
     wanted = current.strip().lower().replace(" ", "")
     return not wanted or wanted in label.lower().replace(" ", "")
-
-
-def feature_words(game: Game | None, pos: tuple[int, int], on: str) -> str:
-    """'city', 'road', 'field', ... for a feature name on a placed tile."""
-    if game is None or pos not in game.board.tiles:
-        return ""
-    node = game.board.tiles[pos].node_named(on)
-    if node is None:
-        return ""
-    feat = game.board.feature(node)
-    return feat.building if feat.kind is Kind.BUILDING else feat.kind.value
 
 
 class Autocomplete:
@@ -114,7 +105,11 @@ class Autocomplete:
 
     def _feature_choices(self, game: Game | None, pos: tuple[int, int], spots: list[str],
                          current: str) -> list[Choice]:
-        return _offer(((f"{on}  ({feature_words(game, pos, on)})", on) for on in spots), current)
+        """'N: city, north edge' -> 'N city': the value names the kind as well, so the
+        command can refuse it if the tile ends up turned so N is something else."""
+        return _offer(((features.label(game, pos, on),
+                        f"{on} {features.kind_of(game, pos, on)}".strip()) for on in spots),
+                      current)
 
     async def place_features(self, interaction: discord.Interaction[Any],
                              current: str) -> list[Choice]:
@@ -128,7 +123,14 @@ class Autocomplete:
             x, y = square(str(raw))
         except BadInput:
             return []
-        rotation = int(getattr(interaction.namespace, "rotation", None) or 0)
+        chosen = getattr(interaction.namespace, "rotation", None)
+        fitting = sorted(r for px, py, r in choices.placements if (px, py) == (x, y))
+        if chosen is not None:
+            rotation = int(chosen)
+        elif len(fitting) == 1:
+            rotation = fitting[0]
+        else:  # the features depend on the rotation: offer them once it is chosen
+            return []
         figure = getattr(interaction.namespace, "figure", None) or "follower"
         seat = game.deciding
         if seat is None:
@@ -139,6 +141,37 @@ class Autocomplete:
             return []
         spots = [d.on for d in game.legal_deployments() if d.figure == figure]
         return self._feature_choices(game, (x, y), spots, current)
+
+    async def only_rotation(self, interaction: discord.Interaction[Any],
+                            pos: tuple[int, int]) -> int:
+        """The rotation `/carc place` uses when none was chosen: the only one that fits
+        the square if there is just one, else the tile as drawn (0°)."""
+        choices = await self._choices(interaction)
+        fitting = sorted(r for x, y, r in choices.placements if (x, y) == pos) if (
+            choices is not None) else []
+        return fitting[0] if len(fitting) == 1 else 0
+
+    async def check_kind(self, interaction: discord.Interaction[Any], pos: tuple[int, int],
+                         rotation: int, on: str) -> None:
+        """Refuse `on` picked as one kind ('N city') that is another with this rotation."""
+        wanted = feature_kind(on)
+        choices = await self._choices(interaction)
+        game = await self._game(interaction)
+        if wanted is None or choices is None or game is None or not choices.tile:
+            return
+        code = feature(on)
+        seat = game.deciding
+        if seat is None:
+            return
+        try:  # on a private copy: the command itself places the tile afterwards
+            game.place_tile(seat, choices.tile, pos, rotation // 90)
+        except IllegalMove:
+            return  # the service refuses the placement with its own reason
+        actual = features.kind_of(game, pos, code)
+        if actual and actual != wanted:
+            raise BadInput(f"with the tile turned {rotation}°, {code} is the {actual} "
+                           f"({features.where_words(code)}), not the {wanted} you picked. "
+                           "Nothing was changed: choose `on` again after the rotation")
 
     async def abbey_squares(self, interaction: discord.Interaction[Any],
                             current: str) -> list[Choice]:
@@ -158,8 +191,8 @@ class Autocomplete:
             return []
         spots = sorted({(x, y, side) for x, y, side, _ in choices.tokens},
                        key=lambda s: _distance((s[0], s[1]), choices.last))
-        return _offer(((f"{x},{y} {side}  (tunnel entrance)", f"{x},{y} {side}")
-                       for x, y, side in spots), current)
+        return _offer(((f"{x},{y} {side}: tunnel entrance, {features.where_words(side)}",
+                        f"{x},{y} {side}") for x, y, side in spots), current)
 
     async def wagon_targets(self, interaction: discord.Interaction[Any],
                             current: str) -> list[Choice]:
@@ -168,6 +201,6 @@ class Autocomplete:
             return []
         game = await self._game(interaction)
         options = [("return (take the wagon back)", "return")]
-        options.extend((f"{x},{y} {on}  ({feature_words(game, (x, y), on)})", f"{x},{y} {on}")
+        options.extend((f"{x},{y} {features.label(game, (x, y), on)}", f"{x},{y} {on}")
                        for x, y, on in choices.wagon_moves)
         return _offer(options, current)

@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from carca_bot.bot import features
+from carca_bot.bot.safe import plain
+from carca_bot.engine.game import Game
 from carca_bot.service import Choices, TurnView
 
 if TYPE_CHECKING:
@@ -29,9 +32,24 @@ BUTTON_LABELS = {
     "start": ("Start", discord.ButtonStyle.primary),
     "skip": ("Skip my abbey", discord.ButtonStyle.secondary),
     "return": ("Return wagon", discord.ButtonStyle.secondary),
+    "resign": ("Resign", discord.ButtonStyle.danger),
+    "keep": ("Keep playing", discord.ButtonStyle.secondary),
+    "page": ("Page", discord.ButtonStyle.secondary),  # /carc score pages; version = page
 }
+SELECTS = ("pick", "wagon", "hole")
+# Ids are bounded (a 19-digit number is beyond any game or version) so that a forged
+# id with a huge number is answered as malformed rather than reaching the database.
+NUMBER = r"\d{1,18}"
 PREFIX = (r"carc:(?P<action>" + "|".join(BUTTON_LABELS)
-          + r"):(?P<game>\d+):(?P<version>\d+)")
+          + rf"):(?P<game>{NUMBER}):(?P<version>{NUMBER})")
+SELECT_PREFIX = (r"carc:(?P<action>" + "|".join(SELECTS)
+                 + rf"):(?P<game>{NUMBER}):(?P<version>{NUMBER})")
+_KNOWN = (re.compile(PREFIX), re.compile(SELECT_PREFIX))
+
+
+def is_ours(custom_id: str) -> bool:
+    """True when one of the bot's components would handle a click with this id."""
+    return any(p.fullmatch(custom_id) for p in _KNOWN)
 
 
 def custom_id(action: str, game_id: int, version: int) -> str:
@@ -41,9 +59,10 @@ def custom_id(action: str, game_id: int, version: int) -> str:
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PREFIX):
     """One button of a game: confirm, undo, rotate, draw, my tile, join, ..."""
 
-    def __init__(self, action: str, game_id: int, version: int) -> None:
-        label, style = BUTTON_LABELS[action]
-        super().__init__(discord.ui.Button(label=label, style=style,
+    def __init__(self, action: str, game_id: int, version: int,
+                 label: str | None = None) -> None:
+        default, style = BUTTON_LABELS[action]
+        super().__init__(discord.ui.Button(label=label or default, style=style,
                                            custom_id=custom_id(action, game_id, version)))
         self.action, self.game_id, self.version = action, game_id, version
 
@@ -57,13 +76,14 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PREFIX
         await bot.actions.button(interaction, self.action, self.game_id, self.version)
 
 
-class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=r"carc:(?P<action>pick|wagon):(?P<game>\d+):(?P<version>\d+)"):
-    """A select menu: a figure and where it goes (`pick`), or a wagon target (`wagon`)."""
+class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_PREFIX):
+    """A select menu: a figure and where it goes (`pick`), a wagon target (`wagon`), or a
+    hole for the abbey (`hole`)."""
 
     def __init__(self, action: str, game_id: int, version: int,
                  options: list[discord.SelectOption] | None = None) -> None:
-        placeholder = "Place a figure…" if action == "pick" else "Move the wagon…"
+        placeholder = {"pick": "Place a figure…", "wagon": "Move the wagon…",
+                       "hole": "Place your abbey in…"}.get(action, "Choose…")
         super().__init__(discord.ui.Select(
             custom_id=custom_id(action, game_id, version), placeholder=placeholder,
             options=options or [discord.SelectOption(label="(none)", value="none")],
@@ -86,31 +106,64 @@ FIGURE_WORDS = {"follower": "Follower", "abbot": "Abbot", "mayor": "Mayor", "wag
                 "barn": "Barn"}
 
 
-def figure_options(choices: Choices) -> list[discord.SelectOption]:
-    options = [discord.SelectOption(label=f"{FIGURE_WORDS.get(f, f)} on {on}",
-                                    value=f"{f}:{on}") for f, on in choices.deployments]
+def figure_options(choices: Choices, game: Game | None = None) -> list[discord.SelectOption]:
+    """'Follower on N: city, north edge', ... (the kind needs the game, the place does not)."""
+    pos = game.turn.pos if game is not None and game.turn is not None else (0, 0)
+    options = [discord.SelectOption(
+        label=plain(f"{FIGURE_WORDS.get(f, f)} on {features.label(game, pos, on, f)}"),
+        value=f"{f}:{on}") for f, on in choices.deployments]
     if choices.can_recall:
         options.insert(0, discord.SelectOption(label="Recall my abbot", value="recall:"))
     return options[:25]
 
 
-def wagon_options(choices: Choices) -> list[discord.SelectOption]:
-    options = [discord.SelectOption(label=f"{on} at {x},{y}", value=f"{x},{y} {on}")
-               for x, y, on in choices.wagon_moves[:24]]
+def wagon_options(choices: Choices, game: Game | None = None) -> list[discord.SelectOption]:
+    options = [discord.SelectOption(
+        label=plain(f"{features.label(game, (x, y), on)} at {x},{y}"), value=f"{x},{y} {on}")
+        for x, y, on in choices.wagon_moves[:24]]
     options.append(discord.SelectOption(label="Return it to my supply", value="return"))
     return options
 
 
-def row_for(view: TurnView, choices: Choices | None, *, private: bool) -> discord.ui.View | None:
+def hole_options(choices: Choices) -> list[discord.SelectOption]:
+    """Holes for the abbey, nearest to the last tile first, at most 25."""
+    lx, ly = choices.last or (0, 0)
+    holes = sorted(choices.abbey_squares,
+                   key=lambda p: (abs(p[0] - lx) + abs(p[1] - ly), p[1], p[0]))
+    return [discord.SelectOption(label=f"Hole at {x},{y}", value=f"{x},{y}")
+            for x, y in holes[:25]]
+
+
+def resign_row(view: TurnView) -> discord.ui.View:
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(GameButton("resign", view.game_id, view.version))
+    ui.add_item(GameButton("keep", view.game_id, view.version))
+    return ui
+
+
+def page_row(game_id: int, page: int, pages: int) -> discord.ui.View | None:
+    """◀ ▶ for `/carc score`; the version slot of the id carries the page to show."""
+    if pages <= 1:
+        return None
+    ui = discord.ui.View(timeout=None)
+    if page > 0:
+        ui.add_item(GameButton("page", game_id, page - 1, label="◀ Earlier"))
+    if page < pages - 1:
+        ui.add_item(GameButton("page", game_id, page + 1, label="Later ▶"))
+    return ui
+
+
+def row_for(view: TurnView, choices: Choices | None, *, private: bool,
+            game: Game | None = None) -> discord.ui.View | None:
     """The components that fit the game's state, for the public post or a private preview."""
     if view.finished:
         return None
     ui = discord.ui.View(timeout=None)
-    game, version = view.game_id, view.version
+    game_id, version = view.game_id, view.version
 
     def add(*actions: str) -> None:
         for action in actions:
-            ui.add_item(GameButton(action, game, version))
+            ui.add_item(GameButton(action, game_id, version))
 
     if view.status == "lobby":
         add("join", "start")
@@ -120,13 +173,13 @@ def row_for(view: TurnView, choices: Choices | None, *, private: bool) -> discor
         add("tile", "board")
     elif view.must == "finish" and private:
         add("rotate", "confirm", "undo")
-        options = figure_options(choices) if choices is not None else []
+        options = figure_options(choices, game) if choices is not None else []
         if options:
-            ui.add_item(ChoiceSelect("pick", game, version, options))
+            ui.add_item(ChoiceSelect("pick", game_id, version, options))
     elif view.must == "finish":
         add("board")
     elif view.must == "wagon" and choices is not None:
-        ui.add_item(ChoiceSelect("wagon", game, version, wagon_options(choices)))
+        ui.add_item(ChoiceSelect("wagon", game_id, version, wagon_options(choices, game)))
     elif view.must == "abbey_round":
         add("skip", "board")
     else:

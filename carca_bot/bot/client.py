@@ -5,35 +5,73 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import io
 import json
 import logging
+import re
 import signal
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
 from carca_bot.bot import text
-from carca_bot.bot.actions import Actions
-from carca_bot.bot.buttons import ChoiceSelect, GameButton, row_for
+from carca_bot.bot.actions import Actions, last_action_by
+from carca_bot.bot.buttons import ChoiceSelect, GameButton, is_ours, row_for
 from carca_bot.bot.commands import build_group
 from carca_bot.bot.config import Settings
+from carca_bot.bot.safe import NO_PINGS, pinging, plain, safe_name
 from carca_bot.engine.game import Game
-from carca_bot.service import GameService, TimerReport, Where
+from carca_bot.service import GameService, NotAllowed, TimerReport, Where
 
 log = logging.getLogger("carca_bot.bot")
 TIMER_PERIOD = 60.0  # seconds between checks of turn deadlines
 SHUTDOWN_GRACE = 20.0  # seconds commands in flight get to finish
+TIMER_BOARD_BYTES = 8 * 1024 * 1024  # within any server's upload limit
+
+
+TOKEN_IN_PATH = re.compile(r"(/(?:interactions|webhooks)/\d+/)[^/\s?'\"]+")
+
+
+class RedactTokens(logging.Filter):
+    """Interaction tokens let anyone answer as the bot for 15 minutes: discord.py's DEBUG
+    lines name them in every URL, so they are cut out before any handler sees them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = TOKEN_IN_PATH.sub(r"\1<token>", message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
+
+
+REDACT = RedactTokens()
+TOKEN_LOGGERS = ("discord.http", "discord.webhook.async_", "discord.interactions",
+                 "discord.client", "discord.gateway", "discord.state")
+
+
+def quiet_voice() -> None:
+    """The bot never uses voice: no warning about the voice libraries at start-up."""
+    discord.VoiceClient.warn_nacl = False
+    if hasattr(discord.VoiceClient, "warn_dave"):
+        discord.VoiceClient.warn_dave = False
 
 
 class CarcaBot(discord.Client):
     """One process, one database; default intents only (no message content)."""
 
     def __init__(self, settings: Settings, service: GameService | None = None) -> None:
-        super().__init__(intents=discord.Intents.default())
+        quiet_voice()
+        for name in TOKEN_LOGGERS:
+            logger = logging.getLogger(name)
+            if REDACT not in logger.filters:
+                logger.addFilter(REDACT)
+        # Nothing pings unless a message names its users (`safe.pinging`).
+        super().__init__(intents=discord.Intents.default(), allowed_mentions=NO_PINGS)
         self.settings = settings
         self._service = service
         self.tree = app_commands.CommandTree(self)
@@ -110,13 +148,49 @@ class CarcaBot(discord.Client):
 
     # -- threads and timers ---------------------------------------------------------------
 
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer clicks on components no handler takes (a broken, forged or retired id):
+        Discord would otherwise show "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if is_ours(custom_id):
+            return
+        log.info("component=%r user=%s outcome=unknown_id", custom_id[:100],
+                 interaction.user.id)
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(
+                "That button or menu does not belong to any game I know (it may come from "
+                "an older version of the bot). Nothing was changed: use `/carc status` to "
+                "see the game in this channel.", ephemeral=True, allowed_mentions=NO_PINGS)
+
     async def new_thread(self, interaction: discord.Interaction[Any], host: str) -> Where:
         """A public thread under the channel, for a game that should not fill the channel."""
         channel_id = interaction.channel_id or 0
-        data = await self.http.start_thread_without_message(
-            channel_id, name=f"Carcassonne — {host}"[:100], auto_archive_duration=10080,
-            type=discord.ChannelType.public_thread.value, reason="carca-bot game")
+        try:
+            data = await self.http.start_thread_without_message(
+                channel_id, name=plain(f"Carcassonne — {host}", 100),
+                auto_archive_duration=10080, type=discord.ChannelType.public_thread.value,
+                reason="carca-bot game")
+        except discord.HTTPException as exc:
+            log.info("could not open a thread in channel %s: %s", channel_id, exc.status)
+            raise NotAllowed("I could not open a thread here (I need the Create Public "
+                             "Threads and Send Messages in Threads permissions): create the "
+                             "game without `thread`, or ask an admin") from None
         return Where(str(interaction.guild_id or 0), str(data["id"]))
+
+    async def post(self, place: Where, content: str, view: discord.ui.View | None = None,
+                   pings: list[str] | None = None,
+                   files: list[discord.File] | None = None) -> None:
+        """A message of the bot's own in a game's channel or thread."""
+        channel = self.get_partial_messageable(int(place.channel))
+        kwargs: dict[str, Any] = {"allowed_mentions": pinging(*(pings or []))}
+        if view is not None and view.children:
+            kwargs["view"] = view
+        if files:
+            kwargs["files"] = files
+        await channel.send(text.clip(content), **kwargs)
 
     async def _timers(self) -> None:
         while True:
@@ -128,21 +202,48 @@ class CarcaBot(discord.Client):
                 log.exception("turn timer check failed")
 
     async def announce_timer(self, report: TimerReport) -> None:
-        who = text.mention(report.user_id, report.name)
+        """A reminder to the late player, or after an auto-played turn: what was played,
+        the board, and who is next."""
+        view = report.view
+        late = f"**{safe_name(report.name)}**"
+        files: list[discord.File] = []
         if report.auto_played:
-            content = f"⏰ {who} ran out of time, so the bot played the turn.\n"
-            content += text.public_update(report.view)
+            board = await self.service.game(view.where, view.game_id)
+            action = last_action_by(board, report.name)
+            said = text.describe_action(action) if action else ""
+            content = (f"⏰ {late} ran out of time, so the bot played the turn"
+                       + (f": {said}" if said else ".") + "\n")
+            content += text.public_update(view)
+            pings = text.pinged(view)
+            if board is not None:
+                png = await self.render_board(board, TIMER_BOARD_BYTES)
+                files.append(discord.File(io.BytesIO(png), filename="board.png",
+                                          description="The board"))
         else:
-            content = f"⏰ {who}, the game is waiting for you: {report.view.prompt}."
-        channel = self.get_partial_messageable(int(report.where.channel))
-        components = row_for(report.view, None, private=False)
-        kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(users=True)}
-        if components is not None and components.children:
-            kwargs["view"] = components
+            who = text.mention(report.user_id, report.name)
+            content = f"⏰ {who}, the game is waiting for you to {text.must_words(view)}."
+            timer = text.timer_words(view)
+            content += f" {timer}" if timer else ""
+            pings = [report.user_id] if report.user_id else []
+        components = row_for(view, None, private=False)
         try:
-            await channel.send(text.clip(content), **kwargs)
+            await self.post(view.where, content, components, pings, files)
         except discord.HTTPException:
             log.warning("could not post the timer notice in channel %s", report.where.channel)
+
+
+class Unreachable(Exception):
+    """Discord could not be reached; the message is the one line an admin sees."""
+
+
+async def start(bot: CarcaBot, token: str) -> None:
+    try:
+        await bot.start(token)
+    except (TimeoutError, OSError, aiohttp.ClientError, discord.GatewayNotFound) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise Unreachable(f"carca-bot: cannot reach Discord ({reason[:200]}); check the "
+                          "network connection and any proxy or firewall, then start the bot "
+                          "again.") from None
 
 
 async def serve(settings: Settings) -> None:
@@ -154,7 +255,7 @@ async def serve(settings: Settings) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):  # not on every platform
             loop.add_signal_handler(sig, stop.set)
-    runner = asyncio.create_task(bot.start(settings.token), name="discord")
+    runner = asyncio.create_task(start(bot, settings.token), name="discord")
     stopper = asyncio.create_task(stop.wait(), name="signals")
     done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
     if stopper in done:
@@ -162,7 +263,10 @@ async def serve(settings: Settings) -> None:
     await bot.close()
     stopper.cancel()
     if runner in done:
-        runner.result()  # a login failure surfaces here, with its message
+        try:
+            runner.result()  # a login failure surfaces here, with its message
+        except Unreachable as exc:  # one line for the admin, not a traceback
+            raise SystemExit(str(exc)) from None
     else:
         runner.cancel()
         with contextlib.suppress(asyncio.CancelledError):

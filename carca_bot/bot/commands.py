@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -11,8 +12,18 @@ from discord import app_commands
 from carca_bot.bot import parse, text
 from carca_bot.bot.actions import Reply, is_admin, where, who
 from carca_bot.bot.autocomplete import Autocomplete
+from carca_bot.bot.buttons import resign_row, row_for
+from carca_bot.bot.features import LEGEND, where_words
 from carca_bot.bot.help import RULES_TEXT
-from carca_bot.service import BadInput, GameOptions, ServiceError, TurnOrder, TurnView
+from carca_bot.bot.safe import file_name, safe_name
+from carca_bot.service import (
+    BadInput,
+    GameOptions,
+    NotAllowed,
+    ServiceError,
+    TurnOrder,
+    TurnView,
+)
 
 if TYPE_CHECKING:
     from carca_bot.bot.client import CarcaBot
@@ -26,11 +37,67 @@ ROTATIONS: list[app_commands.Choice[int]] = [
     app_commands.Choice(name=f"{d}°", value=d) for d in (0, 90, 180, 270)]
 FIGURES: list[app_commands.Choice[str]] = [app_commands.Choice(name=n.capitalize(), value=n)
                                            for n in ("follower", "abbot", "mayor", "wagon")]
-CORNERS: list[app_commands.Choice[str]] = [app_commands.Choice(name=c, value=c)
-                                           for c in ("NW", "NE", "SE", "SW")]
+CORNERS: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=f"{c}: barn, {where_words(c)}", value=c)
+    for c in ("NW", "NE", "SE", "SW")]
 WAGON_RULES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name="c2: a feature on its tile or the 8 around (default)", value="c2"),
     app_commands.Choice(name="c1: a feature connected to the scored one", value="c1")]
+
+
+MAX_JSON_DEPTH = 64  # a record nests four levels; deeper is hostile
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of brackets, counted without parsing (strings skipped)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _load_json(raw: bytes, name: str) -> Any:
+    """Decode a record off the event loop's thread; refuse deep nesting before parsing."""
+    try:
+        body = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadInput(f"{name} is not a JSON game record (it is not UTF-8 text)") from None
+    if _depth(body) > MAX_JSON_DEPTH:
+        raise BadInput(f"{name} is not a game record: its JSON nests deeper than "
+                       f"{MAX_JSON_DEPTH} levels")
+    try:
+        return json.loads(body)
+    except ValueError as exc:
+        raise BadInput(f"{name} is not a JSON game record (line {getattr(exc, 'lineno', '?')}"
+                       ": broken JSON)") from None
+
+
+async def read_record(record: discord.Attachment) -> Any:
+    name = file_name(record.filename)
+    if record.size > MAX_RECORD_BYTES:
+        raise BadInput(f"that file is {record.size // 1024} KiB; a game record is at "
+                       f"most {MAX_RECORD_BYTES // 1024} KiB")
+    try:
+        raw = await record.read()
+    except discord.HTTPException:
+        raise BadInput(f"{name} could not be downloaded from Discord: try again") from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise BadInput(f"that file is over {MAX_RECORD_BYTES // 1024} KiB")
+    return await asyncio.to_thread(_load_json, raw, name)
 
 
 def build_group(bot: CarcaBot) -> app_commands.Group:
@@ -62,31 +129,39 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
             options = GameOptions(expansions=chosen, wagon_rule=wagon, turn_timer=timer,
                                   auto_play=auto_play and timer is not None,
                                   max_players=players)
-            place = where(interaction)
+            place, host = where(interaction), who(interaction)
             if thread:
-                place = await bot.new_thread(interaction, who(interaction).name)
-            view: TurnView = await service().create(place, who(interaction), options)
-            ex = ", ".join(sorted(chosen)) or "base game"
-            here = f" in <#{place.channel}>" if thread else ""
-            return Reply(f"**{who(interaction).name}** opened Carcassonne game #{view.game_id}"
-                         f"{here} ({ex}). Join with **Join** or `/carc join`; the host starts "
-                         "it with `/carc start`.", public=True, view=view)
+                place = await bot.new_thread(interaction, host.name)
+            view: TurnView = await service().create(place, host, options)
+            ex = ", ".join(sorted(chosen)).replace("_", "\\_") or "base game"
+            timer_line = text.timer_words(view)
+            lobby_post = (f"**{safe_name(host.name)}** opened Carcassonne game #{view.game_id} "
+                          f"({ex}). Join with **Join** or `/carc join`; the host starts it "
+                          "with **Start** or `/carc start`."
+                          + (f"\n{timer_line}" if timer_line else ""))
+            if not thread:
+                return Reply(lobby_post, public=True, view=view)
+            await bot.post(place, lobby_post, row_for(view, None, private=False))
+            return Reply(f"**{safe_name(host.name)}** opened Carcassonne game #{view.game_id} "
+                         f"in <#{place.channel}> ({ex}): the game is played there. Join with "
+                         "**Join** here or in the thread.",
+                         public=True, components=row_for(view, None, private=False))
         await act.run(interaction, "create", work, public=True)
 
     @group.command(name="join", description="Take a seat in this channel's game")
     async def join(interaction: Interaction) -> None:
         async def work() -> Reply:
             view = await service().join(where(interaction), who(interaction))
-            return Reply(f"**{who(interaction).name}** joined. {view.prompt}.", public=True,
-                         view=view)
+            return Reply(f"**{safe_name(who(interaction).name)}** joined. "
+                         f"{text.next_line(view)}", public=True, view=view)
         await act.run(interaction, "join", work, public=True)
 
     @group.command(name="leave", description="Give up your seat before the game starts")
     async def leave(interaction: Interaction) -> None:
         async def work() -> Reply:
             view = await service().leave(where(interaction), who(interaction))
-            return Reply(f"**{who(interaction).name}** left. {view.prompt}.", public=True,
-                         view=view)
+            return Reply(f"**{safe_name(who(interaction).name)}** left. "
+                         f"{text.next_line(view)}", public=True, view=view)
         await act.run(interaction, "leave", work, public=True)
 
     @group.command(name="start", description="Start the game (host only); seats are shuffled")
@@ -122,7 +197,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
     @app_commands.choices(rotation=ROTATIONS)
     @app_commands.choices(figure=FIGURES)
     @app_commands.autocomplete(square=ac.squares, on=ac.place_features)
-    async def place(interaction: Interaction, square: Text30, rotation: int = 0,
+    async def place(interaction: Interaction, square: Text30, rotation: int | None = None,
                     figure: str | None = None, on: Text30 | None = None,
                     confirm: bool = False) -> None:
         async def work() -> Reply:
@@ -132,12 +207,16 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
                 raise BadInput("say which figure goes there (the figure option)")
             if figure is not None and on is None:
                 raise BadInput(f"say where the {figure} goes (the on option)")
+            rot = rotation if rotation is not None else await ac.only_rotation(interaction,
+                                                                               (x, y))
+            if on is not None:
+                await ac.check_kind(interaction, (x, y), rot, on)
             if confirm:
-                order = TurnOrder(at=(x, y), rot=rotation, figure=figure,
+                order = TurnOrder(at=(x, y), rot=rot, figure=figure,
                                   on=parse.feature(on) if on else None)
                 return await act.public_move(await service().play_turn(place, user, order),
                                              user.name)
-            view = await service().place_tile(place, user, x, y, rotation)
+            view = await service().place_tile(place, user, x, y, rot)
             if figure is not None and on is not None:
                 try:
                     view = await service().deploy(place, user, figure, parse.feature(on),
@@ -253,8 +332,11 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
         await act.run(interaction, "status", work, public=False)
 
     @group.command(name="score", description="How the points were scored")
-    async def score(interaction: Interaction) -> None:
-        await act.run(interaction, "score", lambda: act.score_details(interaction), public=False)
+    @app_commands.describe(page="Which page of scorings (the newest by default)")
+    async def score(interaction: Interaction,
+                    page: app_commands.Range[int, 1, 10_000] | None = None) -> None:
+        await act.run(interaction, "score", lambda: act.score_details(
+            interaction, None if page is None else page - 1), public=False)
 
     @group.command(name="games", description="Your games in every channel")
     async def games(interaction: Interaction) -> None:
@@ -269,7 +351,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
     @group.command(name="rules", description="How to play with this bot")
     async def rules(interaction: Interaction) -> None:
         async def work() -> Reply:
-            return Reply(RULES_TEXT)
+            return Reply(f"{RULES_TEXT}{LEGEND}")
         await act.run(interaction, "rules", work, public=False)
 
     @group.command(name="import", description="Load a game record (JSON) here to replay "
@@ -280,14 +362,12 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
             if record.size > MAX_RECORD_BYTES:
                 raise BadInput(f"that file is {record.size // 1024} KiB; a game record is at "
                                f"most {MAX_RECORD_BYTES // 1024} KiB")
-            try:
-                data = json.loads(await record.read())
-            except (ValueError, discord.HTTPException) as exc:
-                raise BadInput(f"{record.filename} is not a JSON game record ({exc})") from None
+            data = await read_record(record)
             view = await service().import_record(where(interaction), who(interaction), data)
             reply = await act.public_move(view, None)
-            reply.content = (f"**{who(interaction).name}** imported game #{view.game_id} for "
-                             f"analysis: they play every seat.\n{reply.content}")
+            reply.content = text.clip(
+                f"**{safe_name(who(interaction).name)}** imported game #{view.game_id} for "
+                f"analysis: they play every seat.\n{reply.content}")
             return reply
         await act.run(interaction, "import", work, public=True)
 
@@ -296,17 +376,23 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
     @group.command(name="resign", description="Resign from this channel's game")
     async def resign(interaction: Interaction) -> None:
         async def work() -> Reply:
-            view = await service().resign(where(interaction), who(interaction))
-            return await act.public_move(view, None)
-        await act.run(interaction, "resign", work, public=True)
+            view = await service().status(where(interaction), str(interaction.user.id))
+            if view.status != "active":
+                raise NotAllowed("there is no running game to resign from in this channel")
+            if not any(s.user_id == str(interaction.user.id) for s in view.seats):
+                raise NotAllowed("you are not playing in this game")
+            return Reply(f"Really resign from game #{view.game_id}? You cannot come back, "
+                         "and the others play on without you.", components=resign_row(view))
+        await act.run(interaction, "resign", work, public=False)
 
     @group.command(name="kick", description="Remove a player (host or Manage Server)")
     async def kick(interaction: Interaction, player: discord.User) -> None:
         async def work() -> Reply:
             view = await service().kick(where(interaction), who(interaction), str(player.id),
                                         is_admin(interaction))
-            return Reply(f"{player.display_name} was removed from game #{view.game_id}. "
-                         f"{view.prompt}.", public=True, view=view)
+            return Reply(f"**{safe_name(player.display_name)}** was removed from game "
+                         f"#{view.game_id}. {text.next_line(view)}", public=True, view=view,
+                         pings=text.pinged(view))
         await act.run(interaction, "kick", work, public=True)
 
     @group.command(name="cancel", description="Cancel this channel's game (host or Manage "
@@ -315,8 +401,8 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
         async def work() -> Reply:
             view = await service().cancel(where(interaction), who(interaction),
                                           is_admin(interaction))
-            return Reply(f"Game #{view.game_id} was cancelled by {who(interaction).name}.",
-                         public=True, view=view)
+            return Reply(f"Game #{view.game_id} was cancelled by "
+                         f"**{safe_name(who(interaction).name)}**.", public=True, view=view)
         await act.run(interaction, "cancel", work, public=True)
 
     return group

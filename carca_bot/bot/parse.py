@@ -15,7 +15,7 @@ def square(text: str) -> tuple[int, int]:
     """'3,-2' (also '3 -2' or '(3, -2)', and a label after it) -> (3, -2)."""
     match = _SQUARE.match(text[:MAX_TEXT])
     if match is None:
-        raise BadInput(f"{text[:MAX_TEXT]!r} is not a square: write it as x,y (for example 2,-1)")
+        raise BadInput(f"'{text[:MAX_TEXT]}' is not a square: write it as x,y (for example 2,-1)")
     return int(match.group(1)), int(match.group(2))
 
 
@@ -32,9 +32,18 @@ def feature(text: str) -> str:
     """'nl' or 'NL  (field)' (an autocomplete label) -> 'NL': a feature's short code."""
     word = text.strip().split()[0] if text.strip() else ""
     if not word or len(word) > 3:
-        raise BadInput(f"{text[:MAX_TEXT]!r} is not a feature: use N, E, S, W, NL…WR, I1, I2, "
+        raise BadInput(f"'{text[:MAX_TEXT]}' is not a feature: use N, E, S, W, NL…WR, I1, I2, "
                        "C or G")
     return word.upper()
+
+
+KINDS = ("city", "road", "field", "monastery", "shrine", "abbey", "garden")
+
+
+def feature_kind(text: str) -> str | None:
+    """'N city' (an autocomplete value) -> 'city'; None when no kind was given."""
+    words = text.strip().lower().split()
+    return words[1] if len(words) > 1 and words[1] in KINDS else None
 
 
 def expansions(text: str | None) -> frozenset[str]:
@@ -54,7 +63,7 @@ def expansions(text: str | None) -> frozenset[str]:
     for word in words:
         name = aliases.get(word, word)
         if name not in EXPANSIONS:
-            raise BadInput(f"unknown expansion {word!r}: choose from {', '.join(EXPANSIONS)} "
+            raise BadInput(f"unknown expansion '{word}': choose from {', '.join(EXPANSIONS)} "
                            "(comma-separated), or 'all'")
         chosen.add(name)
     return frozenset(chosen)

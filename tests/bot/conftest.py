@@ -46,7 +46,8 @@ class BotHarness:
         for _ in range(2000):
             await asyncio.sleep(0.005)
             busy = [t for t in asyncio.all_tasks() if not t.done() and (
-                t.get_name().startswith(("CommandTree-invoker", "discord-ui-dynamic-item")))]
+                t.get_name().startswith(("CommandTree-invoker", "discord-ui-dynamic-item",
+                                      "discord.py: on_interaction")))]
             if not busy:
                 break
             await asyncio.wait(busy, timeout=30)

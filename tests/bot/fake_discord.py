@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ class Request:
     query: dict[str, str]
     json: Any = None
     files: list[Part] = field(default_factory=list)
+    at: float = field(default_factory=time.perf_counter)  # when it arrived
 
     @property
     def flags(self) -> int:
@@ -231,9 +233,11 @@ class FakeDiscord:
 class Interactions:
     """Builds interaction payloads shaped as Discord's gateway sends them."""
 
-    def __init__(self, fake: FakeDiscord, channel_id: int = 810000000000000001) -> None:
+    def __init__(self, fake: FakeDiscord, channel_id: int = 810000000000000001,
+                 guild_id: int = GUILD_ID) -> None:
         self.fake = fake
         self.channel_id = channel_id
+        self.guild_id = guild_id
 
     def base(self, kind: int, user: tuple[int, str], *, permissions: int = 0,
              channel_id: int | None = None, size_limit: int = 10 * 1024 * 1024
@@ -243,9 +247,9 @@ class Interactions:
         iid = self.fake.new_id()
         return {
             "id": str(iid), "application_id": str(APP_ID), "type": kind,
-            "token": f"token-{iid}", "version": 1, "guild_id": str(GUILD_ID),
+            "token": f"token-{iid}", "version": 1, "guild_id": str(self.guild_id),
             "channel_id": str(channel),
-            "channel": {"id": str(channel), "type": 0, "guild_id": str(GUILD_ID),
+            "channel": {"id": str(channel), "type": 0, "guild_id": str(self.guild_id),
                         "name": "carcassonne", "position": 0, "permission_overwrites": [],
                         "nsfw": False, "parent_id": None},
             "member": {"user": user_payload(user_id, name), "roles": [], "joined_at": TIMESTAMP,
@@ -253,7 +257,7 @@ class Interactions:
                        "nick": None, "avatar": None},
             "app_permissions": str((1 << 11) | (1 << 15) | (1 << 10) | (1 << 35)),
             "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
+            "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
             "attachment_size_limit": size_limit,
         }
 

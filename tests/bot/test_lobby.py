@@ -119,7 +119,7 @@ async def test_kick_needs_the_host_or_manage_server(harness: BotHarness) -> None
     assert_private_refusal(await harness.command(BEN, "kick", player=CY), "host")
     post = assert_public_reply(await harness.command(BEN, "kick", player=CY,
                                                      _perms=MANAGE_GUILD))
-    assert "Cy was removed" in post.content
+    assert "**Cy** was removed" in post.content
 
 
 async def test_cancel_needs_the_host_or_manage_server(harness: BotHarness) -> None:

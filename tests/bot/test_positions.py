@@ -11,7 +11,12 @@ from typing import Any
 
 from carca_bot.service import TurnView, User
 from tests.bot.conftest import ANA, BEN, CY, BotHarness
-from tests.bot.test_lobby import assert_private_refusal, assert_public_reply, followups
+from tests.bot.test_lobby import (
+    assert_private_refusal,
+    assert_public_reply,
+    custom_ids,
+    followups,
+)
 from tests.bot.test_turns import choices, place_of
 from tests.engine.records import record, turn
 
@@ -79,7 +84,7 @@ async def test_tunnel(harness: BotHarness) -> None:
     assert_private_refusal(await harness.command(ANA, "tunnel", entrance="0,0 E", pair=1),
                            "no tunnel entrance")
     text = private(await harness.command(ANA, "tunnel", entrance="1,0 W", pair=1))
-    assert "tunnel token (pair 1) on W at [1, 0]" in text
+    assert "tunnel token (pair 1) on W at 1,0" in text  # a square is x,y, not [1, 0]
 
 
 async def test_wagon_move_and_refusal(harness: BotHarness) -> None:
@@ -92,7 +97,7 @@ async def test_wagon_move_and_refusal(harness: BotHarness) -> None:
     assert_private_refusal(await harness.command(ANA, "wagon", target="5,5 C"),
                            "names nothing")
     post = assert_public_reply(await harness.command(ANA, "wagon", target="1,0 E"))
-    assert "moved their wagon to E at 1,0" in post.content
+    assert "moved their wagon to E (east edge) at 1,0" in post.content
 
 
 async def test_wagon_return(harness: BotHarness) -> None:
@@ -166,8 +171,16 @@ async def test_resign(harness: BotHarness) -> None:
     await lobby(harness, BEN)
     await harness.command(ANA, "start")
     assert_private_refusal(await harness.command(CY, "resign"), "not playing")
-    post = assert_public_reply(await harness.command(BEN, "resign"))
-    assert "wins with" in post.content  # one player left: the game is over
+    (ask,) = followups(await harness.command(BEN, "resign"))  # first a private question
+    assert ask.ephemeral and "Really resign" in ask.content
+    keep, really = sorted(custom_ids(ask), key=lambda i: i.split(":")[1])
+    assert keep.startswith("carc:keep:") and really.startswith("carc:resign:")
+    (kept,) = followups(await harness.click(BEN, keep))
+    assert kept.ephemeral and "still in the game" in kept.content
+    view = await harness.bot.service.status(place_of(harness))
+    assert view.status == "active" and not any(s.resigned for s in view.seats)
+    post = assert_public_reply(await harness.click(BEN, really))
+    assert "Ben** resigned" in post.content and "wins with" in post.content
 
 
 async def test_import_a_record_and_play_on(harness: BotHarness) -> None:

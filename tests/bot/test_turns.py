@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from carca_bot.engine.record import replay
@@ -108,11 +109,13 @@ async def test_follower_autocomplete_and_the_figure_menu(harness: BotHarness) ->
     await harness.command(first, "place", square=f"{x},{y}", rotation=rot)
     legal = await choices(harness, first)
     offered = await harness.autocomplete(first, "follower", "on", on="")
-    assert {c["value"] for c in offered} == {on for f, on in legal.deployments
-                                           if f == "follower"}
-    assert all("(" in c["name"] for c in offered)  # labelled with the feature's kind
+    assert {c["value"].split()[0] for c in offered} == {on for f, on in legal.deployments
+                                                      if f == "follower"}
+    # Labelled with what the feature is and where: "NL: field, north edge, west half".
+    assert all(re.fullmatch(r"\w+: (city|road|field|monastery|shrine|garden), .+", c["name"])
+               for c in offered), offered
     view = await harness.bot.service.status(place_of(harness), str(first[0]))
-    spot = offered[0]["value"]
+    spot = offered[0]["value"].split()[0]
     requests = await harness.click(first, f"carc:pick:{view.game_id}:{view.version}",
                                    values=[f"follower:{spot}"])
     (post,) = followups(requests)
@@ -130,8 +133,12 @@ async def test_rotate_and_undo_buttons(harness: BotHarness) -> None:
     view = await harness.bot.service.status(place_of(harness), str(first[0]))
     (post,) = followups(await harness.click(first, f"carc:rotate:{view.game_id}:"
                                                    f"{view.version}"))
-    expected = rots[1] if len(rots) > 1 else rots[0]
-    assert f"turned {expected}" in post.content
+    if len(rots) > 1:
+        assert f"turned {rots[1]}" in post.content
+    else:  # said, not silently re-posted; the figure is still there
+        assert post.ephemeral and "only the way it lies now" in post.content
+        after = await harness.bot.service.status(place_of(harness), str(first[0]))
+        assert after.version == view.version and len(after.steps) == 2
     view = await harness.bot.service.status(place_of(harness), str(first[0]))
     (post,) = followups(await harness.click(first, f"carc:undo:{view.game_id}:{view.version}"))
     assert post.ephemeral
@@ -183,3 +190,32 @@ async def test_status_score_and_export(harness: BotHarness) -> None:
     record = json.loads(record_file.data)
     assert record["format"] == "carca-record/1" and len(record["actions"]) == 1
     assert replay(record)[0] == 0
+
+
+async def test_rotate_says_when_the_tile_fits_only_one_way(harness: BotHarness) -> None:
+    for _ in range(30):  # deals differ; most openings have a square taking one rotation
+        first, _ = await started(harness)
+        legal = await choices(harness, first)
+        by_square: dict[tuple[int, int], list[int]] = {}
+        for x, y, r in legal.placements:
+            by_square.setdefault((x, y), []).append(r)
+        single = [(sq, rs[0]) for sq, rs in by_square.items() if len(rs) == 1]
+        if single:
+            break
+        await harness.command(ANA, "cancel")
+    (x, y), rot = single[0]
+    await harness.command(first, "place", square=f"{x},{y}", rotation=rot)
+    view = await harness.bot.service.status(place_of(harness), str(first[0]))
+    (post,) = followups(await harness.click(first, f"carc:rotate:{view.game_id}:"
+                                                   f"{view.version}"))
+    assert post.ephemeral and "only the way it lies now" in post.content, post.content
+    after = await harness.bot.service.status(place_of(harness), str(first[0]))
+    assert after.version == view.version and after.steps == view.steps  # nothing changed
+
+
+async def test_rotate_with_nothing_placed_says_so(harness: BotHarness) -> None:
+    first, _ = await started(harness)
+    view = await harness.bot.service.status(place_of(harness), str(first[0]))
+    (post,) = followups(await harness.click(first, f"carc:rotate:{view.game_id}:"
+                                                   f"{view.version}"))
+    assert post.ephemeral and "no placed tile to rotate" in post.content

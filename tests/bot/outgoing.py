@@ -1,0 +1,100 @@
+"""Checks on every message the bot sent: who it may ping, and no markup but its own.
+
+The markup check does not reuse the bot's escaping: it removes what Discord shows
+literally (a backslash and the character after it) and the bot's own fixed markup
+(bold pairs, `/carc …` code spans, <#channel>, <t:…> timestamps, intended
+mentions), and then nothing with a meaning in Discord may be left.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from typing import Any
+
+from tests.bot.fake_discord import Request
+
+ESCAPED = re.compile(r"\\.", re.S)
+OWN_CODE = re.compile(r"`(/carc[^`\n]*|carca-bot [^`\n]*|carca-record/1)`")
+OWN_TAGS = re.compile(r"<#\d+>|<t:\d+:R>")
+FORBIDDEN = ("@everyone", "@here", "||", "~~", "__", "](", "://", "<@&", "`", "_", "[", "]")
+
+
+def body(req: Request) -> dict[str, Any] | None:
+    """The message a request creates or edits, if it is one."""
+    data = req.json if isinstance(req.json, dict) else None
+    if data is None:
+        return None
+    if req.path.endswith("/callback"):
+        inner = data.get("data")
+        return inner if isinstance(inner, dict) and "content" in inner else None
+    is_message = (req.path.startswith("/webhooks/") or
+                  (req.path.startswith("/channels/") and "/messages" in req.path))
+    return data if is_message and req.method in ("POST", "PATCH") else None
+
+
+def messages(requests: Iterable[Request]) -> list[tuple[Request, dict[str, Any]]]:
+    return [(r, b) for r in requests if (b := body(r)) is not None]
+
+
+def assert_pings_only(requests: Iterable[Request], allowed: Iterable[int | str] = ()) -> None:
+    """Every message says who it may ping: nobody by kind, only `allowed` users by id."""
+    allowed_ids = {str(a) for a in allowed}
+    for req, msg in messages(requests):
+        mentions = msg.get("allowed_mentions")
+        assert mentions is not None, (req.path, msg.get("content"))
+        assert mentions.get("parse", []) == [], (req.path, mentions)
+        users = {str(u) for u in mentions.get("users", [])}
+        assert users <= allowed_ids, (req.path, mentions, allowed_ids)
+        assert not mentions.get("roles"), (req.path, mentions)
+
+
+def labels(msg: dict[str, Any]) -> list[str]:
+    """Every label and placeholder of a message's components (plain text in Discord)."""
+    found = []
+    for row in msg.get("components") or []:
+        for item in row.get("components", []):
+            found.extend(str(item.get(k) or "") for k in ("label", "placeholder"))
+            found.extend(str(o.get("label") or "") for o in item.get("options", []))
+    return found
+
+
+def assert_plain_label(text: str) -> None:
+    """Plain-text places: no control, bidi or zero-width character; bounded length."""
+    assert len(text) <= 100, text
+    bad = [c for c in text if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")]
+    assert not bad, (text, bad)
+
+
+def assert_only_own_markup(content: str, pinged: Iterable[int | str] = ()) -> None:
+    allowed = {str(p) for p in pinged}
+    text = ESCAPED.sub("", content)
+    text = OWN_CODE.sub("", text)
+    text = OWN_TAGS.sub("", text)
+    for user in re.findall(r"<@!?(\d+)>", text):
+        assert user in allowed, (user, content)
+    text = re.sub(r"<@!?\d+>", "", text)
+    for piece in FORBIDDEN:
+        assert piece not in text, (piece, content)
+    assert text.count("**") % 2 == 0, content
+    assert "*" not in text.replace("**", ""), content
+    assert "<" not in text and ">" not in text, content
+    for line in text.split("\n"):
+        assert not re.match(r"\s*(#{1,3} |-# |> |[-+*] )", line), (line, content)
+        bad = [c for c in line if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co")]
+        assert not bad, (line, bad)
+
+
+def assert_clean(requests: Iterable[Request], pinged: Iterable[int | str] = ()) -> None:
+    """Pings only as allowed, content with only the bot's markup, plain labels."""
+    requests = list(requests)
+    assert_pings_only(requests, pinged)
+    for _, msg in messages(requests):
+        assert_only_own_markup(str(msg.get("content") or ""), pinged)
+        for label in labels(msg):
+            assert_plain_label(label)
+    for req in requests:
+        for part in req.files:
+            name = part.filename or ""
+            assert re.fullmatch(r"[A-Za-z0-9._-]{1,80}", name), name
