@@ -15,6 +15,7 @@ import pytest
 from carca_bot.bot.client import CarcaBot
 from carca_bot.bot.config import Settings
 from carca_bot.service import GameService
+from carca_bot.service.model import Limits
 from tests.bot.fake_discord import FakeDiscord, Interactions, Request
 
 ANA = (100000000000000001, "Ana")
@@ -77,8 +78,14 @@ class BotHarness:
         return await self.send(self.make.component(user, custom_id, kind=kind, values=values))
 
 
+UNLIMITED = Limits(lobbies_per_user=10**6, lobbies_per_server=10**6, games_per_user=10**6,
+                   games_per_server=10**6, threads_per_day=10**6, imports_per_hour=10**6)
+
+
 async def start_bot(fake: FakeDiscord, db: Path) -> tuple[CarcaBot, _Errors]:
-    service = await GameService.open(db, synchronous="NORMAL")
+    # One harness serves many hypothesis examples, each opening games: no limits here
+    # (tests/bot/test_limits.py sets its own).
+    service = await GameService.open(db, synchronous="NORMAL", limits=UNLIMITED)
     bot = CarcaBot(Settings(token="test-token", database=str(db), rate_limit=10_000,
                             warm_up=False), service=service)
     errors = _Errors()

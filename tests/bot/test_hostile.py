@@ -13,7 +13,7 @@ import pytest
 from carca_bot.bot import actions
 from carca_bot.bot.buttons import custom_id
 from carca_bot.local.randomplayer import play_random_move
-from carca_bot.service import User, Where
+from carca_bot.service import ServiceError, User, Where
 from tests.bot.conftest import ANA, BEN, CY, BotHarness
 from tests.bot.fake_discord import GUILD_ID, Request
 from tests.bot.outgoing import assert_clean, assert_pings_only, messages
@@ -46,7 +46,7 @@ async def test_hostile_display_name_pings_nobody_and_shows_no_markup(
 
 
 async def test_hostile_names_in_an_imported_record(harness: BotHarness) -> None:
-    bad = ["@everyone", "<@100000000000000003>", "**x** " + "y" * 3000, "||s|| \u202e\u2066r"]
+    bad = ["@everyone", "<@100000000000000003>", "**x** ||s|| `c` # h", "[x](https://e.vil)"]
     data = record([turn(bad[0], "U", (1, 0), figure="follower", on="E")], seed=4)
     data["players"] = bad
     data["actions"][0]["by"] = bad[0]
@@ -56,8 +56,21 @@ async def test_hostile_names_in_an_imported_record(harness: BotHarness) -> None:
     requests += await harness.command(ANA, "status")
     requests += await harness.command(ANA, "score")
     assert_clean(requests)  # an analysis game pings nobody: its seats have no users
-    longest = max(len(r.content) for r in followups(requests))
-    assert longest < 1000  # the 3,000-character name is clipped
+
+
+@pytest.mark.parametrize("name", ["y" * 3000, "r\u202eevil", "zero\u200bwidth"])
+async def test_an_imported_name_the_record_cannot_hold_is_refused(
+        harness: BotHarness, name: str) -> None:
+    data = record([turn("Ana", "U", (1, 0))], seed=4)
+    data["players"] = ["Ana", name]
+    upload = harness.fake.upload("game.json", json.dumps(data).encode())
+    requests = await harness.command(ANA, "import", record=upload)
+    (answer,) = followups(requests)
+    assert answer.ephemeral and "name" in answer.content, answer.content
+    assert len(answer.content) < 500  # the 3,000-character name is not echoed back
+    assert_clean(requests)
+    with pytest.raises(ServiceError):
+        await harness.bot.service.status(place_of(harness))
 
 
 async def test_timer_reminder_pings_only_the_late_player(harness: BotHarness) -> None:
