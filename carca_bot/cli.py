@@ -52,7 +52,7 @@ def _run(args: argparse.Namespace) -> int:
     import aiohttp
     import discord
 
-    from carca_bot.bot.client import serve
+    from carca_bot.bot.client import Unreachable, serve
     from carca_bot.ops import database_problem
     from carca_bot.store import SchemaTooNew
 
@@ -66,6 +66,9 @@ def _run(args: argparse.Namespace) -> int:
                         format="%(asctime)s %(levelname)s %(name)s %(message)s")
     try:
         asyncio.run(serve(settings))
+    except Unreachable as exc:  # one line for the admin, not a traceback
+        print(exc, file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print("carca-bot: Discord refused the token in DISCORD_TOKEN; check it in the "
               "developer portal (Bot > Reset Token).", file=sys.stderr)

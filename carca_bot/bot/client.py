@@ -263,10 +263,7 @@ async def serve(settings: Settings) -> None:
     await bot.close()
     stopper.cancel()
     if runner in done:
-        try:
-            runner.result()  # a login failure surfaces here, with its message
-        except Unreachable as exc:  # one line for the admin, not a traceback
-            raise SystemExit(str(exc)) from None
+        runner.result()  # a login failure or Unreachable surfaces here, for the CLI to word
     else:
         runner.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -342,14 +342,14 @@ def test_unreachable_discord_is_one_line(tmp_path: Path, monkeypatch: pytest.Mon
 
     from discord import http
 
-    from carca_bot.bot.client import serve
+    from carca_bot.bot.client import Unreachable, serve
     from carca_bot.bot.config import Settings
 
     monkeypatch.setattr(http.Route, "BASE", "http://127.0.0.1:9/api/v10")  # nothing listens
-    with pytest.raises(SystemExit) as stopped:
+    with pytest.raises(Unreachable) as stopped:
         asyncio.run(serve(Settings(token="t", database=str(tmp_path / "x.db"),
                                    warm_up=False)))
-    message = str(stopped.value.code)
+    message = str(stopped.value)
     assert message.startswith("carca-bot: cannot reach Discord") and "\n" not in message
 
 
