@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any
 
 from carca_bot.engine.game import Phase
-from carca_bot.service.live import Live, Step
+from carca_bot.service.live import Live
 from carca_bot.service.model import (
     MUST_WORDS,
     Choices,
@@ -16,6 +16,7 @@ from carca_bot.service.model import (
     Where,
     ranked,
 )
+from carca_bot.words.service import move_words
 
 
 def must_of(live: Live) -> str:
@@ -60,19 +61,6 @@ def waiting_words(live: Live) -> str:
     return f"waiting for {live.seats[who].name} to {MUST_WORDS[must]}"
 
 
-def step_words(step: Step) -> str:
-    if "tile" in step:
-        return f"{step['tile']} at {step['at']} turned {step['rot']}"
-    if "abbey" in step:
-        return f"abbey at {step['abbey']}"
-    if "deploy" in step:
-        return f"{step['deploy']['figure']} on {step['deploy']['on']}"
-    if "recall" in step:
-        return "abbot recalled"
-    token = step["token"]
-    return f"tunnel token (pair {token['pair'] + 1}) on {token['on']} at {token['at']}"
-
-
 def _scores_line(seats: list[SeatView]) -> str:
     return ", ".join(f"{s.name} {s.score}" + (" (resigned)" if s.resigned else "")
                      for s in ranked(seats))
@@ -115,7 +103,7 @@ def build_view(live: Live, viewer: str | None, events: list[str],
     must = must_of(live)
     tile = live.drawn_tile()
     mine = deciding is not None and _acts_for(live, viewer, deciding)
-    steps = tuple(step_words(s) for s in live.pending.steps) if live.pending else ()
+    steps = tuple(move_words(m) for m in live.pending.moves) if live.pending else ()
     return TurnView(
         game_id=live.id, version=live.version, moves=live.seq,
         where=Where(live.row.guild_id, live.row.channel_id),
