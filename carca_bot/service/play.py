@@ -24,6 +24,7 @@ from carca_bot.engine.moves import (
 )
 from carca_bot.service.core import ServiceCore
 from carca_bot.service.errors import BadInput, IllegalMoveError, NotNow
+from carca_bot.service.labels import FeatureLabel, label
 from carca_bot.service.live import Live, Pending
 from carca_bot.service.model import ROTATIONS, Choices, TurnOrder, TurnView, User, Where
 from carca_bot.service.views import choices, must_of
@@ -197,6 +198,93 @@ class PlayOps(ServiceCore):
 
         return await self._act(where, user, body, expect, strict=True)
 
+    async def rotate(self, where: Where, user: User, expect: int | None = None) -> TurnView:
+        """Turn the unconfirmed tile to its next legal rotation on the same square.
+
+        A figure or token already added is taken back with it. Refused with
+        `nothing_to_rotate` (no tile placed), `abbey_cannot_rotate`, or `fits_one_way`.
+        """
+        async def body(live: Live) -> None:
+            seat = self._actor(live, user)
+            pending = live.pending
+            first = pending.moves[0] if pending is not None and pending.moves else None
+            if isinstance(first, PlaceAbbey):
+                raise NotNow("abbey_cannot_rotate")
+            if not isinstance(first, PlaceTile) or pending is None:
+                raise NotNow("nothing_to_rotate")
+            game = _engine(live)
+            turns = sorted(m.rot for m in _legal_here(game, first))
+            following = [r for r in turns if r > first.rot] or turns
+            if not following or following[0] == first.rot:
+                raise NotNow("fits_one_way", tile=first.tile, square=first.pos)
+            for _ in pending.moves:
+                game.pop()
+            moved = PlaceTile(first.tile, first.pos, following[0])
+            _push(game, moved)
+            self._set_pending(live, Pending(seat, live.seq, pending.drew, [moved]))
+
+        return await self._act(where, user, body, expect, strict=True)
+
+    async def place(self, where: Where, user: User, x: int, y: int, rot: int,
+                    figure: str | None = None, on: str | None = None, confirm: bool = False,
+                    expect: int | None = None) -> TurnView:
+        """Place the drawn tile, with a figure if given, and confirm if asked: all or
+        nothing. Unconfirmed steps of the turn are replaced."""
+        async def body(live: Live) -> None:
+            seat = self._actor(live, user)
+            if _need(live, "place", "finish") == "finish":
+                _engine(live).restore()
+                if must_of(live) != "place":  # the unconfirmed step was an abbey
+                    raise NotNow("must_finish")
+            order = TurnOrder((x, y), rot, figure=figure, on=on)
+            moves = _order_moves(order, live.drawn_tile())
+            game = _engine(live)
+            _push_all(game, [*moves, EndTurn()] if confirm else moves)
+            if confirm:
+                self._take_actions(live, user.id)
+            else:
+                drew = live.pending is not None and live.pending.drew
+                self._set_pending(live, Pending(seat, live.seq, drew, moves))
+
+        return await self._act(where, user, body, expect, strict=True)
+
+    async def features_if(self, where: Where, user: User, x: int, y: int, rot: int,
+                          figure: str = "follower") -> tuple[FeatureLabel, ...]:
+        """Where `figure` could stand if the drawn tile lay at (x, y) turned `rot`
+        degrees: tried with push and pop on the live game. Empty if it cannot lie there."""
+        found: list[FeatureLabel] = []
+
+        async def body(live: Live) -> None:
+            self._actor(live, user)
+            if must_of(live) != "place" or rot not in ROTATIONS:
+                return
+            tile = live.drawn_tile()
+            assert tile is not None
+            game = _engine(live)
+            try:
+                game.push(PlaceTile(tile, (x, y), rot // 90))
+            except IllegalMove:
+                return
+            try:
+                spots = [d.on for d in game.legal_deployments() if d.figure == figure]
+                found.extend(filter(None, (label(game.board, (x, y), on) for on in spots)))
+            finally:
+                game.pop()
+
+        await self._act(where, user, body)
+        return tuple(found)
+
+    async def next_public_tile(self, game_id: int) -> str | None:
+        """The tile the player to act will place, once everyone may see it: drawn, or
+        given because no abbey choice comes first. None before that, and when over."""
+        found: list[str | None] = []
+
+        async def body(live: Live) -> None:
+            found.append(live.drawn_tile())
+
+        await self._act_on(game_id, None, body)
+        return found[0]
+
     # -- wagons -----------------------------------------------------------------
 
     async def move_wagon(self, where: Where, user: User, x: int, y: int, on: str,
@@ -231,6 +319,14 @@ class PlayOps(ServiceCore):
 
         await self._act(where, user, body)
         return result[0]
+
+
+def _legal_here(game: Game, placed: PlaceTile) -> list[PlaceTile]:
+    """The rotations the tile of `placed` may take on its square, seen before it lay."""
+    copy = game.copy()
+    copy.restore()
+    return [m for m in copy.legal_moves(placed.tile)
+            if isinstance(m, PlaceTile) and m.pos == placed.pos]
 
 
 def _order_moves(order: TurnOrder, tile: str | None) -> list[Move]:

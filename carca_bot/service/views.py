@@ -5,7 +5,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from carca_bot.engine.board import Board
 from carca_bot.engine.game import Phase
+from carca_bot.service.labels import FeatureLabel, label
 from carca_bot.service.live import Live
 from carca_bot.service.model import (
     MUST_WORDS,
@@ -144,16 +146,25 @@ def _choices(live: Live) -> Choices:
         return Choices(must, tile=tile, placements=tuple(
             (p.pos[0], p.pos[1], p.rot * 90) for p in placements))
     if must == "finish":
+        deployments = tuple((d.figure, d.on) for d in game.legal_deployments())
+        pos = game.turn.pos if game.turn is not None else None
+        labels = () if pos is None else _labels(
+            game.board, [(pos, on) for on in dict.fromkeys(on for _, on in deployments)])
         return Choices(
             must,
-            deployments=tuple((d.figure, d.on) for d in game.legal_deployments()),
+            deployments=deployments,
             can_recall=game.can_recall(),
             tokens=tuple((t.pos[0], t.pos[1], t.on, t.pair) for t in game.legal_tokens()),
-            can_confirm=True)
+            can_confirm=True, labels=labels)
     if must == "wagon":
-        return Choices(must, wagon_moves=tuple(
-            (pos[0], pos[1], on) for pos, on in game.legal_wagon_moves()))
+        targets = game.legal_wagon_moves()
+        return Choices(must, wagon_moves=tuple((pos[0], pos[1], on) for pos, on in targets),
+                       labels=_labels(game.board, targets))
     return Choices(must, abbey_squares=_squares(game.abbey_squares()), can_skip_abbey=True)
+
+
+def _labels(board: Board, spots: list[tuple[tuple[int, int], str]]) -> tuple[FeatureLabel, ...]:
+    return tuple(found for pos, on in spots if (found := label(board, pos, on)) is not None)
 
 
 def _squares(squares: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
