@@ -9,15 +9,14 @@ from pathlib import Path
 import pytest
 
 from carca_bot.engine.game import Game
-from carca_bot.engine.moves import Deploy, PlaceAbbey, PlaceTile, PlaceToken, Recall
+from carca_bot.engine.moves import Deploy, Move, PlaceAbbey, PlaceTile, PlaceToken, Recall
 from carca_bot.service import GameService
 from carca_bot.service.live import Pending, move_json, move_of
-from tests.service.conftest import Clock
-from tests.service.helpers import HERE, started, who
+from tests.service.helpers import HERE, Clock, started, who
 
 
 def test_pending_moves_round_trip_through_json() -> None:
-    moves = [PlaceTile("U", (1, 0), 1), Deploy("follower", "E"), Recall(),
+    moves: list[Move] = [PlaceTile("U", (1, 0), 1), Deploy("follower", "E"), Recall(),
              PlaceToken((2, 3), "S", 1), PlaceAbbey((1, 1))]
     pending = Pending(1, 4, True, moves)
     again = Pending.from_json(json.loads(json.dumps(pending.to_json())))
