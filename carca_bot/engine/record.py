@@ -438,27 +438,19 @@ def malformed(exc: RecordError) -> dict[str, Any]:
 
 
 def replay(data: object) -> tuple[int, dict[str, Any]]:
-    """Replay a decoded record: the exit status and the result object of the contract.
-
-    The contract's messages are English, so the words come from `carca_bot.words`
-    (imported here, not at the top: the engine's modules import nothing of ours).
-    """
-    from carca_bot.words import refusal  # the contract's sentences, see docstring
-
+    """Replay a decoded record: the exit status and the result object of the contract."""
     try:
         record = parse_record(data)
         game = Game(record.setup)
     except RecordError as exc:
         return 2, malformed(exc)
-    except IllegalMove as exc:
-        return 2, malformed(RecordError(refusal(exc, record.setup.players)))
-    except ValueError as exc:
+    except (IllegalMove, ValueError) as exc:
         return 2, malformed(RecordError(str(exc)))
     for index, action in enumerate(record.actions):
         try:
             game.apply(action)
         except IllegalMove as exc:
-            return 1, result(game, {"index": index, "message": refusal(exc, game.players)})
+            return 1, result(game, {"index": index, "message": exc.message})
     return 0, result(game)
 
 
