@@ -30,6 +30,7 @@ from carca_bot.service.errors import (
     Unavailable,
 )
 from carca_bot.service.info import InfoOps
+from carca_bot.service.labels import FeatureLabel
 from carca_bot.service.lobby import LobbyOps
 from carca_bot.service.model import (
     DEFAULT_LIMITS,
@@ -91,6 +92,7 @@ __all__ = [
     "CatchUp",
     "ChannelBusy",
     "Choices",
+    "FeatureLabel",
     "GameMovedOn",
     "GameOptions",
     "GameRow",

@@ -27,8 +27,10 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
+from carca_bot import words
 from carca_bot.engine.events import Event
 from carca_bot.engine.game import Phase
+from carca_bot.engine.moves import Discard
 from carca_bot.service.errors import (
     GameMovedOn,
     NoGameHere,
@@ -46,9 +48,8 @@ from carca_bot.store import Conflict, PublicChange, SeatRow, Store, Usage, Usage
 
 Body = Callable[[Live], Awaitable[None]]
 CACHE_SIZE = 256
-MOVED_ON = "the game moved on while your command was waiting; here is the current state"
-SAVED = ("your command was saved, but the game could not be shown just now: look at it "
-         "again in a moment (do not repeat the command)")
+MOVED_ON = "game_moved_on"
+SAVED = "saved_not_shown"
 log = logging.getLogger(__name__)
 
 
@@ -94,21 +95,21 @@ class ServiceCore:
                 return known
         game_id = await self.store.live_game(where.guild, where.channel)
         if game_id is None:
-            raise NoGameHere("there is no game in this channel: create one first")
+            raise NoGameHere("no_game_here")
         self._channels[where] = game_id
         return game_id
 
     async def _load(self, game_id: int) -> Live:
         row = await self.store.game(game_id)
         if row is None:
-            raise NoGameHere(f"there is no game {game_id}")
+            raise NoGameHere("no_such_game", game=game_id)
         cached = self._cache.get(game_id)
         if cached is not None and cached.version == row.version:
             self._cache.move_to_end(game_id)
             return cached
         data = await self.store.load(game_id)
         if data is None:
-            raise NoGameHere(f"there is no game {game_id}")
+            raise NoGameHere("no_such_game", game=game_id)
         live = await self._workers.run(lambda: rebuild(data))
         self._cache[game_id] = live
         while len(self._cache) > CACHE_SIZE:
@@ -177,7 +178,8 @@ class ServiceCore:
             if old != new:
                 break
             same += 1
-        return [e.describe(live.names()) for e in after[same:]] + live.notes[since.notes:]
+        names = live.names()
+        return [words.event(e, names) for e in after[same:]] + live.notes[since.notes:]
 
     async def _shown(self, game_id: int, viewer: str) -> TurnView:
         """The view of a game just stored by a command of its own (create, import)."""
@@ -293,7 +295,7 @@ class ServiceCore:
             if tile is None or live.next_tile()[1]:
                 return
             carry = live.pending is not None and live.pending.drew
-            game.discard(player, tile)
+            game.push(Discard(tile))
             self._take_actions(live, None, carry_draw=carry)
 
     def _auto(self, live: Live, player: int, why: str) -> None:
@@ -313,20 +315,20 @@ class ServiceCore:
                 who = live.game.deciding
                 if who is not None:
                     return live.seats[who]
-            raise NotInGame("you are not playing in this game")
+            raise NotInGame("not_playing")
         return seat
 
     def _actor(self, live: Live, user: User) -> int:
         """The seat of the user, who must be the one to act now in a running game."""
         if live.row.status == "lobby":
-            raise NotAllowed("the game has not started yet")
+            raise NotAllowed("not_started")
         if live.row.status != "active" or live.game is None:
-            raise NotAllowed("the game is over")
+            raise NotAllowed("game_over")
         seat = self._seat(live, user)
         if seat.resigned:
-            raise NotAllowed("you resigned from this game")
+            raise NotAllowed("you_resigned")
         if live.game.deciding != seat.seat:
-            raise NotYourTurn(f"not your turn: {waiting_words(live)}")
+            raise NotYourTurn("not_your_turn", waiting=waiting_words(live))
         return seat.seat
 
     def _is_host(self, live: Live, user: User, is_admin: bool) -> bool:

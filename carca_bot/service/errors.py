@@ -1,19 +1,50 @@
-"""Refusals, each with a message a player understands; front ends post `message` as is."""
+"""Refusals as data: a `code` and the `params` a sentence about it needs.
+
+The words are in `carca_bot.words.service.refusal`. `message` is a compat
+property for the front ends until they call the words module themselves.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Any
+
+from carca_bot.engine.errors import IllegalMove
 
 if TYPE_CHECKING:
     from carca_bot.service.model import TurnView
 
+_CODE = re.compile(r"[a-z][a-z0-9_]*")
+SAID = "said"  # the code of a refusal built from a sentence (front ends' own refusals)
+
 
 class ServiceError(Exception):
-    """A command the service refused; nothing changed (except for SavedNotShown)."""
+    """A command the service refused; nothing changed (except for SavedNotShown).
+
+    Built from a code (`NotNow("must_place")`) with keyword params, or, for callers
+    that still write English (the front ends), from a sentence: code `said`,
+    params `{"text": ...}`.
+    """
+
+    engine = False  # whether `code` is an engine refusal code (IllegalMoveError)
+
+    def __init__(self, code: str = "refused", /, **params: Any) -> None:
+        if not _CODE.fullmatch(code):
+            code, params = SAID, {"text": code}
+        super().__init__(code, params)
+        self.code = code
+        self.params: dict[str, Any] = params
+        self.names: tuple[str, ...] = ()  # the players, for engine refusals' words
 
     @property
     def message(self) -> str:
-        return str(self.args[0]) if self.args else "refused"
+        """Compat: front ends move to `carca_bot.words.service.refusal`."""
+        from carca_bot.words.service import refusal  # compat, see docstring
+
+        return refusal(self, self.names)
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class NoGameHere(ServiceError):
@@ -41,7 +72,15 @@ class NotNow(ServiceError):
 
 
 class IllegalMoveError(ServiceError):
-    """The rules forbid the move; the message is the engine's explanation."""
+    """The rules forbid the move: the engine's refusal code and params, as they are."""
+
+    engine = True
+
+    @classmethod
+    def of(cls, exc: IllegalMove) -> IllegalMoveError:
+        err = cls(exc.code, **exc.params)
+        err.names = exc.names
+        return err
 
 
 class BadInput(ServiceError):
@@ -67,6 +106,6 @@ class SavedNotShown(ServiceError):
 class GameMovedOn(ServiceError):
     """Another command changed the game first; `view` is the game as it is now."""
 
-    def __init__(self, message: str, view: TurnView) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, view: TurnView) -> None:
+        super().__init__(code)
         self.view = view

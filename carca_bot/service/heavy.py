@@ -16,6 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+from carca_bot import words
 from carca_bot.engine.errors import IllegalMove, RecordError
 from carca_bot.engine.game import Game
 from carca_bot.engine.record import Record, parse_record
@@ -97,8 +98,11 @@ def replay_import(data: object, limits: Limits) -> tuple[Record, Game]:
                 game.apply(action)
             except IllegalMove as exc:
                 raise BadInput(f"action {index} of the record breaks a rule: "
-                               f"{exc.message}") from None
-    except (IllegalMove, ValueError) as exc:
+                               f"{words.refusal(exc, record.setup.players)}") from None
+    except IllegalMove as exc:
+        why = words.refusal(exc, record.setup.players)
+        raise BadInput(f"that record cannot be set up: {why}") from None
+    except ValueError as exc:
         raise BadInput(f"that record cannot be set up: {exc}") from None
     in_time()
     return record, game

@@ -1,8 +1,9 @@
-"""A game in memory, rebuilt from the store: the log replayed, then the unconfirmed steps.
+"""A game in memory, rebuilt from the store: the log replayed, then the unconfirmed moves.
 
-The committed log is the truth; the pending turn is a list of engine steps
-stored beside it, so a turn half played survives a restart, and undo is
-"replay the log again and drop the steps".
+The committed log is the truth; the pending turn is a list of engine moves
+stored beside it (as JSON), so a turn half played survives a restart. In memory
+the moves are pushed on the live game, so undo is `Game.pop`, and previews work
+on `Game.copy`: nothing replays the log except loading a game from the store.
 """
 
 from __future__ import annotations
@@ -11,18 +12,71 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from carca_bot import words
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.game import Game, Phase, Placement
+from carca_bot.engine.moves import Deploy, Move, PlaceAbbey, PlaceTile, PlaceToken, Recall
 from carca_bot.engine.setup import Setup
 from carca_bot.service.model import GameOptions
 from carca_bot.store import GameData, GameRow, SeatRow
 
-Step = dict[str, Any]
+Step = dict[str, Any]  # one pending move as stored (see `move_json`)
 LOBBY_CLOSED = "lobby_closed"  # the outcome of a lobby cancelled before it started
 
 
 class Unreplayable(Exception):
     """The stored log does not replay: a bug or a damaged database, never a player's doing."""
+
+
+def move_json(move: Move) -> Step:
+    """A pending move as stored: `{"move": kind, ...}`, rotations in quarter turns."""
+    match move:
+        case PlaceTile(tile, pos, rot):
+            return {"move": "tile", "tile": tile, "at": list(pos), "rot": rot}
+        case PlaceAbbey(pos):
+            return {"move": "abbey", "at": list(pos)}
+        case Deploy(figure, on):
+            return {"move": "deploy", "figure": figure, "on": on}
+        case Recall():
+            return {"move": "recall"}
+        case PlaceToken(pos, on, pair):
+            return {"move": "token", "at": list(pos), "on": on, "pair": pair}
+    raise ValueError(f"{move!r} is not a step of an unconfirmed turn")
+
+
+def _at(value: Any) -> tuple[int, int]:
+    return (int(value[0]), int(value[1]))
+
+
+def move_of(step: Step) -> Move:
+    """A stored pending move back, in either format: `move_json`'s, or the step dicts
+    written before typed moves (`{"tile", "at", "rot" in degrees}`, `{"abbey": [x, y]}`,
+    `{"deploy": {...}}`, `{"recall": true}`, `{"token": {...}}`). ValueError if neither."""
+    kind = step.get("move")
+    if kind == "tile":
+        return PlaceTile(str(step["tile"]), _at(step["at"]), int(step["rot"]))
+    if kind == "abbey":
+        return PlaceAbbey(_at(step["at"]))
+    if kind == "deploy":
+        return Deploy(str(step["figure"]), str(step["on"]))
+    if kind == "recall":
+        return Recall()
+    if kind == "token":
+        return PlaceToken(_at(step["at"]), str(step["on"]), int(step["pair"]))
+    if kind is not None:
+        raise ValueError(f"unknown pending move {kind!r}")
+    if "tile" in step:  # the old step dicts
+        return PlaceTile(str(step["tile"]), _at(step["at"]), int(step["rot"]) // 90)
+    if "abbey" in step:
+        return PlaceAbbey(_at(step["abbey"]))
+    if "deploy" in step:
+        return Deploy(str(step["deploy"]["figure"]), str(step["deploy"]["on"]))
+    if "recall" in step:
+        return Recall()
+    if "token" in step:
+        token = step["token"]
+        return PlaceToken(_at(token["at"]), str(token["on"]), int(token["pair"]))
+    raise ValueError(f"unknown step {step!r}")
 
 
 @dataclass
@@ -32,34 +86,18 @@ class Pending:
     seat: int
     seq: int
     drew: bool = False  # chose to draw rather than place the abbey (cannot be taken back)
-    steps: list[Step] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "seq": self.seq, "drew": self.drew, "steps": self.steps}
+        return {"seat": self.seat, "seq": self.seq, "drew": self.drew,
+                "moves": [move_json(m) for m in self.moves]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Pending:
+        """Reads both `to_json`'s form and the older one (`"steps"`, see `move_of`)."""
+        stored = data.get("moves", data.get("steps", []))
         return cls(int(data["seat"]), int(data["seq"]), bool(data.get("drew")),
-                   list(data.get("steps", [])))
-
-
-def apply_step(game: Game, player: int, step: Step) -> None:
-    """Play one step of a turn on the engine; IllegalMove leaves the game as it was."""
-    if "tile" in step:
-        x, y = step["at"]
-        game.place_tile(player, step["tile"], (x, y), step["rot"] // 90)
-    elif "abbey" in step:
-        x, y = step["abbey"]
-        game.place_abbey(player, (x, y))
-    elif "deploy" in step:
-        game.deploy(player, step["deploy"]["figure"], step["deploy"]["on"])
-    elif "recall" in step:
-        game.recall(player)
-    elif "token" in step:
-        x, y = step["token"]["at"]
-        game.place_token(player, (x, y), step["token"]["on"], step["token"]["pair"])
-    else:
-        raise ValueError(f"unknown step {step!r}")
+                   [move_of(s) for s in stored])
 
 
 def seating(seed: int, count: int) -> list[int]:
@@ -172,12 +210,17 @@ def rebuild(data: GameData) -> Live:
             raise Unreplayable(f"game {row.id}: the log has a gap before action {action.seq}")
     try:
         live.game = Game.replay(setup_for(row, data.seats), [a.action for a in data.actions])
-    except (IllegalMove, ValueError, KeyError) as exc:
+    except IllegalMove as exc:
+        why = words.refusal(exc, [s.name for s in data.seats])
+        raise Unreplayable(f"game {row.id} does not replay: {why}") from exc
+    except (ValueError, KeyError) as exc:
         raise Unreplayable(f"game {row.id} does not replay: {exc}") from exc
     if row.pending is not None:
-        live.pending = Pending.from_json(row.pending)
+        try:
+            live.pending = Pending.from_json(row.pending)
+        except (KeyError, ValueError, TypeError, IndexError):
+            return live  # unreadable: dropped like a pending turn that no longer applies
         if not _reapply(live.game, live.pending, live.seq):
-            live.game = Game.replay(live.game.setup, live.game.history)
             live.pending = None
     return live
 
@@ -188,21 +231,23 @@ def started(row: GameRow) -> bool:
 
 
 def _reapply(game: Game, pending: Pending, seq: int) -> bool:
+    """Push the pending moves; all or none (a move that no longer applies pops the rest)."""
     if pending.seq != seq or game.deciding != pending.seat:
         return False
+    depth = len(game.frames)
     try:
-        for step in pending.steps:
-            apply_step(game, pending.seat, step)
+        for move in pending.moves:
+            game.push(move)
     except (IllegalMove, KeyError, ValueError, TypeError):
+        while len(game.frames) > depth:
+            game.pop()
         return False
     return True
 
 
 def snapshot(live: Live) -> Game | None:
-    """A private copy of the game with the unconfirmed steps, safe to keep and render."""
+    """A private copy of the game with the unconfirmed moves, safe to keep, try moves on
+    and render: `Game.copy`, not a replay of the log."""
     if live.game is None:
         return None
-    copy = Game.replay(live.game.setup, live.game.history)
-    if live.pending is not None:
-        _reapply(copy, live.pending, live.seq)
-    return copy
+    return live.game.copy()

@@ -13,6 +13,7 @@ from typing import Any
 from carca_bot.engine.catalogue import EXPANSIONS
 from carca_bot.engine.setup import WAGON_RULES
 from carca_bot.service.errors import BadInput
+from carca_bot.service.labels import FeatureLabel
 
 MAX_PLAYERS = 6
 ROTATIONS = (0, 90, 180, 270)
@@ -217,6 +218,9 @@ class Choices:
     wagon_moves: tuple[tuple[int, int, str], ...] = ()  # x, y, on
     can_skip_abbey: bool = False
     last: tuple[int, int] | None = None  # where the newest tile lies, to offer nearby first
+    # What each deployment or wagon target stands on, as data (kind, where): for the
+    # front ends' labels ("field, south-west half": `carca_bot.words.service`).
+    labels: tuple[FeatureLabel, ...] = ()
 
 
 @dataclass(frozen=True)

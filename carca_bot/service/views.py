@@ -5,8 +5,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from carca_bot.engine.board import Board
 from carca_bot.engine.game import Phase
-from carca_bot.service.live import Live, Step
+from carca_bot.service.labels import FeatureLabel, label
+from carca_bot.service.live import Live
 from carca_bot.service.model import (
     MUST_WORDS,
     Choices,
@@ -16,6 +18,7 @@ from carca_bot.service.model import (
     Where,
     ranked,
 )
+from carca_bot.words.service import move_words
 
 
 def must_of(live: Live) -> str:
@@ -60,19 +63,6 @@ def waiting_words(live: Live) -> str:
     return f"waiting for {live.seats[who].name} to {MUST_WORDS[must]}"
 
 
-def step_words(step: Step) -> str:
-    if "tile" in step:
-        return f"{step['tile']} at {step['at']} turned {step['rot']}"
-    if "abbey" in step:
-        return f"abbey at {step['abbey']}"
-    if "deploy" in step:
-        return f"{step['deploy']['figure']} on {step['deploy']['on']}"
-    if "recall" in step:
-        return "abbot recalled"
-    token = step["token"]
-    return f"tunnel token (pair {token['pair'] + 1}) on {token['on']} at {token['at']}"
-
-
 def _scores_line(seats: list[SeatView]) -> str:
     return ", ".join(f"{s.name} {s.score}" + (" (resigned)" if s.resigned else "")
                      for s in ranked(seats))
@@ -115,7 +105,7 @@ def build_view(live: Live, viewer: str | None, events: list[str],
     must = must_of(live)
     tile = live.drawn_tile()
     mine = deciding is not None and _acts_for(live, viewer, deciding)
-    steps = tuple(step_words(s) for s in live.pending.steps) if live.pending else ()
+    steps = tuple(move_words(m) for m in live.pending.moves) if live.pending else ()
     return TurnView(
         game_id=live.id, version=live.version, moves=live.seq,
         where=Where(live.row.guild_id, live.row.channel_id),
@@ -156,16 +146,25 @@ def _choices(live: Live) -> Choices:
         return Choices(must, tile=tile, placements=tuple(
             (p.pos[0], p.pos[1], p.rot * 90) for p in placements))
     if must == "finish":
+        deployments = tuple((d.figure, d.on) for d in game.legal_deployments())
+        pos = game.turn.pos if game.turn is not None else None
+        labels = () if pos is None else _labels(
+            game.board, [(pos, on) for on in dict.fromkeys(on for _, on in deployments)])
         return Choices(
             must,
-            deployments=tuple((d.figure, d.on) for d in game.legal_deployments()),
+            deployments=deployments,
             can_recall=game.can_recall(),
             tokens=tuple((t.pos[0], t.pos[1], t.on, t.pair) for t in game.legal_tokens()),
-            can_confirm=True)
+            can_confirm=True, labels=labels)
     if must == "wagon":
-        return Choices(must, wagon_moves=tuple(
-            (pos[0], pos[1], on) for pos, on in game.legal_wagon_moves()))
+        targets = game.legal_wagon_moves()
+        return Choices(must, wagon_moves=tuple((pos[0], pos[1], on) for pos, on in targets),
+                       labels=_labels(game.board, targets))
     return Choices(must, abbey_squares=_squares(game.abbey_squares()), can_skip_abbey=True)
+
+
+def _labels(board: Board, spots: list[tuple[tuple[int, int], str]]) -> tuple[FeatureLabel, ...]:
+    return tuple(found for pos, on in spots if (found := label(board, pos, on)) is not None)
 
 
 def _squares(squares: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
