@@ -143,8 +143,10 @@ def _choices(live: Live) -> Choices:
         return Choices(must, can_draw=True, abbey_squares=_squares(game.abbey_squares()))
     if must == "place":
         tile, placements = live.next_tile()
-        return Choices(must, tile=tile, placements=tuple(
-            (p.pos[0], p.pos[1], p.rot * 90) for p in placements))
+        # Sorted: the live game's dicts keep the order moves made and took back, which a
+        # replay of the same game would not; choices must not depend on that history.
+        return Choices(must, tile=tile, placements=tuple(sorted(
+            (p.pos[0], p.pos[1], p.rot * 90) for p in placements)))
     if must == "finish":
         deployments = tuple((d.figure, d.on) for d in game.legal_deployments())
         pos = game.turn.pos if game.turn is not None else None
@@ -154,7 +156,8 @@ def _choices(live: Live) -> Choices:
             must,
             deployments=deployments,
             can_recall=game.can_recall(),
-            tokens=tuple((t.pos[0], t.pos[1], t.on, t.pair) for t in game.legal_tokens()),
+            tokens=tuple(sorted((t.pos[0], t.pos[1], t.on, t.pair)
+                                for t in game.legal_tokens())),
             can_confirm=True, labels=labels)
     if must == "wagon":
         targets = game.legal_wagon_moves()
@@ -168,4 +171,4 @@ def _labels(board: Board, spots: list[tuple[tuple[int, int], str]]) -> tuple[Fea
 
 
 def _squares(squares: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    return tuple((x, y) for x, y in squares)
+    return tuple(sorted((x, y) for x, y in squares))
