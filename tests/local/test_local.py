@@ -79,7 +79,7 @@ async def test_a_scripted_hot_seat_game(tmp_path: Path,
     assert "! U cannot go at 5,5 turned 0: the square 5,5 does not touch" in text
     assert "this turn so far: U at 1,0 turned 0" in text
     assert "[" not in "".join(line for line in text.splitlines() if line.startswith("  *"))
-    assert "Ben> tile U: place 0 1 0 | place 0 1 180 | place -1 0 0" in text  # moves
+    assert "Ben> tile U: place -1 0 0 | place -1 0 180 | place 0 1 0 | place 0 1 180" in text
     assert "your turn: place tile V" in text
     assert text.count("board: ") == 3  # two confirmed moves, and the board command
     # Each drawn tile's picture, once, when its player's turn begins.
