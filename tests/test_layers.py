@@ -27,8 +27,10 @@ ALLOWED: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "render": (frozenset({"engine"}), frozenset({"PIL"})),
     "store": (frozenset({"engine"}), frozenset({"aiosqlite"})),
     "service": (frozenset({"engine", "render", "store"}), frozenset()),
-    "bot": (frozenset({"engine", "render", "service"}), frozenset({"discord"})),
-    "local": (frozenset({"engine", "render", "service"}), frozenset()),
+    "bot": (frozenset({"engine", "render", "service", "words"}), frozenset({"discord"})),
+    "local": (frozenset({"engine", "render", "service", "words"}), frozenset()),
+    # The words for the engine's codes (refusals, events): a front end's business.
+    "words": (frozenset({"engine"}), frozenset()),
 }
 # The art generator is a tool: only its own modules import it, never the running bot.
 TOOLS = ("render.art",)
@@ -36,11 +38,11 @@ TOOLS = ("render.art",)
 # Known cycles today, as the edges that close them. Each entry is a debt with an owner:
 # remove it when its cycle is gone (test_known_cycles_still_exist says when).
 KNOWN_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset({
-    # engine: helpers import Game for its type while game.py imports the helpers; the
-    # engine v2 split (scoring helpers return what changed) removes it.
-    ("engine.deploying", "engine.game"),
-    ("engine.tunnels", "engine.game"),
-    ("engine.turnscore", "engine.game"),
+    # engine: the compat members `IllegalMove.message`, `Event.detail` and `Event.describe`
+    # reach the English in `words`, which reads the engine's types; they go when the
+    # service and the front ends call `carca_bot.words` themselves (see KNOWN_UPWARD).
+    ("engine.errors", "words"),
+    ("engine.events", "words"),
     # bot: the command modules name the client's type while the client imports them.
     ("bot.actions", "bot.client"),
     ("bot.autocomplete", "bot.client"),
@@ -48,6 +50,13 @@ KNOWN_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset({
     ("bot.commands", "bot.client"),
     # service: errors.py names model types while model.py raises its errors.
     ("service.errors", "service.model"),
+})
+
+# Known imports against the layers (module, our module it imports), each a debt like the
+# cycles above: test_known_upward_imports_still_exist says when one may leave the list.
+KNOWN_UPWARD: frozenset[tuple[str, str]] = frozenset({
+    ("engine.errors", "words"),
+    ("engine.events", "words"),
 })
 
 
@@ -111,8 +120,9 @@ def _layer(module: str) -> str:
     return module.split(".")[0]
 
 
-def layer_violations(src: Path, pkg: str = PKG) -> list[str]:
-    """Imports that go against the layers, as readable lines."""
+def layer_violations(src: Path, pkg: str = PKG,
+                     known: frozenset[tuple[str, str]] = frozenset()) -> list[str]:
+    """Imports that go against the layers, as readable lines (`known` ones left out)."""
     mods = modules(src, pkg)
     stdlib = sys.stdlib_module_names
     bad: list[str] = []
@@ -129,7 +139,7 @@ def layer_violations(src: Path, pkg: str = PKG) -> list[str]:
             continue
         ours, libraries = ALLOWED[layer]
         if mine is not None:
-            if mine and _layer(mine) not in {layer, *ours}:
+            if mine and _layer(mine) not in {layer, *ours} and (imp.source, mine) not in known:
                 bad.append(f"{where}: {layer} may import only {sorted(ours) or 'itself'}")
         elif imp.target.split(".")[0] not in stdlib | libraries:
             bad.append(f"{where}: {layer} may use only {sorted(libraries) or 'the stdlib'}")
@@ -186,7 +196,20 @@ def cycles(edges: Mapping[str, Iterable[str]],
 # --- the contract on carca_bot ---------------------------------------------------------------
 
 def test_every_layer_imports_only_what_lies_below_it() -> None:
-    assert layer_violations(ROOT) == []
+    assert layer_violations(ROOT, known=KNOWN_UPWARD) == []
+
+
+def test_known_upward_imports_still_exist() -> None:
+    """An allow-list entry whose import is gone must leave the list."""
+    edges = graph(ROOT)
+    assert sorted(e for e in KNOWN_UPWARD if e[1] not in edges.get(e[0], ())) == []
+
+
+def test_the_engine_has_no_cycle_but_the_compat_words() -> None:
+    """The engine v2 split left no cycle inside the engine (the words compat aside)."""
+    engine = {m: {t for t in ts if _layer(t) == "engine"}
+              for m, ts in graph(ROOT).items() if _layer(m) == "engine"}
+    assert cycles(engine) == []
 
 
 def test_no_import_cycles() -> None:
