@@ -354,7 +354,10 @@ class Game:
         return self.hand[player].get("abbey", 0) > 0 and bool(self.abbey_squares())
 
     def expects(self) -> list[str]:
-        """Verbs accepted now, in the contract's order: tile, abbey, discard, wagon."""
+        """Verbs accepted now, in the record's order: tile, abbey, discard, wagon.
+
+        (The order is the record contract's, `docs/game-record.md`.)
+        """
         if self.phase is Phase.WAGON:
             return ["wagon"]
         if self.phase is Phase.ABBEY_ROUND:

@@ -1,4 +1,4 @@
-"""The scoring step of a turn and the final scoring, in the order of RULES.md 2.2/2.12.
+"""The scoring step of a turn and the final scoring, in the order of docs/RULES.md 2.2/2.12.
 
 Turn: completed features, then the expansions' `turn_scoring` hooks (Cult
 challenges, barn scorings), figures home, the `turn_end` hooks (King and

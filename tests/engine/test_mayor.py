@@ -1,4 +1,4 @@
-"""Abbey & Mayor: the mayor (RULES.md 2.4, 2.6, 2.8.2, 2.13 items 5-7)."""
+"""Abbey & Mayor: the mayor (docs/RULES.md 2.4, 2.6, 2.8.2, 2.13 items 5-7)."""
 
 from __future__ import annotations
 

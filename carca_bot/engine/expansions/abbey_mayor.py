@@ -1,4 +1,4 @@
-"""Abbey & Mayor (RULES.md 2.8): the abbey, the mayor, the wagon and the barn.
+"""Abbey & Mayor (docs/RULES.md 2.8): the abbey, the mayor, the wagon and the barn.
 
 The mayor is a row of the figure table (its strength is the city's pennants).
 Hooks: `turn_scoring` (a barn placed, or farmers joined to a barn's field, score

@@ -1,4 +1,4 @@
-"""The Abbot (RULES.md 2.7): gardens, and recalling the abbot.
+"""The Abbot (docs/RULES.md 2.7): gardens, and recalling the abbot.
 
 The abbot is a row of the figure table (it stands on monasteries and gardens).
 The `Recall` step is here: instead of a figure, the player takes the abbot back

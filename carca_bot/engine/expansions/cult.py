@@ -1,4 +1,4 @@
-"""The Cult (RULES.md 2.10): shrines, the one-pair limit, and challenges.
+"""The Cult (docs/RULES.md 2.10): shrines, the one-pair limit, and challenges.
 
 Hooks: `placement` (a monastery or shrine may face at most one rival) and
 `turn_scoring` (a completed, occupied building chases the followers of an

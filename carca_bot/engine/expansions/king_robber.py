@@ -1,4 +1,4 @@
-"""King & Robber (RULES.md 2.9): titles for the largest completed city and road.
+"""King & Robber (docs/RULES.md 2.9): titles for the largest completed city and road.
 
 Hooks: `turn_end` (the title moves to whoever completes a larger city or road
 than any before) and `final` (each title scores 1 per completed city or road).

@@ -1,4 +1,4 @@
-"""The River (RULES.md section 4, item 4): the spring, river tiles first, the lake last.
+"""The River (docs/RULES.md section 4, item 4): the spring, river tiles first, the lake last.
 
 Hooks: `placement` (a river tile continues the river, no U-turn, no third turn
 the same way). The draw order lives here too (`drawable`), used by the supply.
@@ -26,7 +26,7 @@ class Game(Protocol):
 
 @dataclass
 class River:
-    """The river's open end and the turns it has taken (RULES.md section 4, item 4)."""
+    """The river's open end and the turns it has taken (docs/RULES.md section 4, item 4)."""
 
     open_end: tuple[Pos, int] | None = None  # square to fill, and its side facing the river
     turns: list[str] = field(default_factory=list)  # "L", "R" for curves, "S" for straights
