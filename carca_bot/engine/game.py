@@ -45,6 +45,7 @@ from carca_bot.engine.moves import (
     ReturnWagon,
     SkipAbbey,
     action_moves,
+    deploying,
     placing,
 )
 from carca_bot.engine.phase import Figure, PendingWagon, Phase, TokenSpot, Turn
@@ -86,12 +87,20 @@ class Frame:
     rest: tuple[tuple[int, int], tuple[PendingWagon, ...], tuple[int, ...]] | None
 
 
-# tile id -> (square, frontier key) -> the PlaceTile moves (Placements) that fit there
-PLACINGS: dict[str, dict[tuple[Pos, str], tuple[Move, ...]]] = {}
-SPOTS: dict[str, dict[tuple[Pos, str], tuple[Placement, ...]]] = {}
+# tile id -> frontier key -> square -> the PlaceTile moves (Placements) that fit there
+# (a key that fits no rotation maps to _NOTHING)
+PLACINGS: dict[str, dict[str, dict[Pos, tuple[Move, ...]]]] = {}
+SPOTS: dict[str, dict[str, dict[Pos, tuple[Placement, ...]]]] = {}
+_NOTHING: dict[Pos, Any] = {}
 T = TypeVar("T")
 SCORING = (EndTurn, Discard, MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd, Recall)
 NO_FIGURES = (Draw, PlaceTile, PlaceToken)  # steps that touch no hand and no figure
+# What a move's undo frame saves, by the move's class: (everything, hands and figures, tokens)
+_SAVES: dict[type, tuple[bool, bool, bool]] = {
+    kind: (kind in SCORING, kind in SCORING or kind not in NO_FIGURES,
+           kind in SCORING or kind is PlaceToken)
+    for kind in (Draw, PlaceTile, PlaceAbbey, Deploy, Recall, PlaceToken, EndTurn, Discard,
+                 MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd)}
 
 
 class Game:
@@ -164,17 +173,18 @@ class Game:
                 self.current, self.phase, self.turn, self.ending, self.last_placed)
 
     def _frame(self, move: Move, player: int | None) -> Frame:
-        full = isinstance(move, SCORING)
-        figures = full or not isinstance(move, NO_FIGURES)
-        tokens = full or isinstance(move, PlaceToken)
+        full, figures, tokens = _SAVES.get(type(move), (True, True, True))
         tile = move.tile if isinstance(move, PlaceTile | Discard) else None
+        river = self.river
         return Frame(
-            move, player, self.board.mark(), self._counters(),
+            move, player, self.board.mark(), (
+                self.drawn, self.king, self.robber, self.best_city, self.best_road,
+                self.current, self.phase, self.turn, self.ending, self.last_placed),
             None if tile is None else (tile, self.supply[tile]),
-            (self.river.open_end, len(self.river.turns)), len(self.events), len(self.history),
-            tuple(tuple(h.items()) for h in self.hand) if figures else None,
+            (river.open_end, len(river.turns)), len(self.events), len(self.history),
+            tuple([tuple(h.items()) for h in self.hand]) if figures else None,
             tuple(self.figures) if figures else None,
-            (tuple(tuple(t) for t in self.tokens), tuple(self.entrances.items()))
+            (tuple([tuple(t) for t in self.tokens]), tuple(self.entrances.items()))
             if tokens else None,
             tuple(self.scores) if full else None,
             ((self.completed[Kind.CITY], self.completed[Kind.ROAD]), tuple(self.wagons),
@@ -312,7 +322,7 @@ class Game:
         """`_spots` as `PlaceTile` moves."""
         return self._cached(tile, PLACINGS, lambda pos, rot: placing(tile, pos, rot))
 
-    def _cached(self, tile: str, caches: dict[str, dict[tuple[Pos, str], tuple[T, ...]]],
+    def _cached(self, tile: str, caches: dict[str, dict[str, dict[Pos, tuple[T, ...]]]],
                 make: Callable[[Pos, int], T]) -> list[T]:
         """`_spots` made into objects, each square's from a cache by its frontier key.
 
@@ -324,19 +334,31 @@ class Game:
         if tile_type.is_river or (building is not None and self.board.buildings):
             return [make(pos, rot) for pos, rot in self._spots(tile)]
         cache = caches.get(tile)
-        if cache is None or len(cache) > 50_000:  # bounded in a long-running process
+        if cache is None or len(cache) > 2_000:  # bounded in a long-running process
             cache = caches[tile] = {}
         fits = fits_of(tile_type)
         result: list[T] = []
         for pos, key in self.board.frontier.items():
-            made = cache.get((pos, key))
-            if made is None:
+            by_square = cache.get(key)
+            if by_square is None:
                 rots = fits.get(key)
                 if rots is None:
                     rots = rotations_fitting(tile_type, key)
-                made = cache[(pos, key)] = tuple(make(pos, rot) for rot in rots)
-            if made:
-                result.extend(made)
+                if not rots:
+                    cache[key] = _NOTHING
+                    continue
+                by_square = cache[key] = {}
+            elif by_square is _NOTHING:
+                continue
+            made = by_square.get(pos)
+            if made is None:
+                if len(by_square) > 5_000:
+                    by_square.clear()
+                rots = fits.get(key)
+                if rots is None:
+                    rots = rotations_fitting(tile_type, key)
+                made = by_square[pos] = tuple(make(pos, rot) for rot in rots)
+            result.extend(made)
         return result
 
     def fits_somewhere(self, tile: str) -> bool:
@@ -400,11 +422,11 @@ class Game:
             if hand.get(figure, 0) <= 0:
                 continue
             if figure in CORNER_FIGURES:
-                result.extend(Deploy(figure, on) for on in CORNER_NAMES
+                result.extend(deploying(figure, on) for on in CORNER_NAMES
                               if deploy_problem(self, turn, figure, on)[0] is None)
                 continue
             allowed = ALLOWED_ON[figure]
-            result.extend(Deploy(figure, name) for name, kind, taken in kinds
+            result.extend(deploying(figure, name) for name, kind, taken in kinds
                           if not taken and kind in allowed)
         return result
 
