@@ -305,7 +305,7 @@ class Game:
                               if placement_problem(self, tile, square, rot) is None)
             return result
         building = tile_type.shapes[0].building
-        cult = building is not None and bool(self.board.buildings)
+        cult = building is not None and bool(self.board.buildings) and self.setup.has("cult")
         what = "" if building is None else tile_type.shapes[0].segments[building].building
         fits = fits_of(tile_type)
         for pos, key in frontier.items():
@@ -331,7 +331,8 @@ class Game:
         """
         tile_type = self.catalogue[tile]
         building = tile_type.shapes[0].building
-        if tile_type.is_river or (building is not None and self.board.buildings):
+        if tile_type.is_river or (building is not None and self.board.buildings
+                                  and self.setup.has("cult")):
             return [make(pos, rot) for pos, rot in self._spots(tile)]
         cache = caches.get(tile)
         if cache is None or len(cache) > 2_000:  # bounded in a long-running process
@@ -369,8 +370,10 @@ class Game:
 
     def abbey_squares(self) -> list[Pos]:
         """Holes where the active player's abbey may go (the Cult's limits apply)."""
-        return [pos for pos in self.board.holes()
-                if cult_problem(self.board, pos, "abbey") is None]
+        holes = self.board.holes()
+        if not self.setup.has("cult"):  # no shrine: the Cult's limits cannot apply
+            return holes
+        return [pos for pos in holes if cult_problem(self.board, pos, "abbey") is None]
 
     def can_place_abbey(self, player: int) -> bool:
         return self.hand[player].get("abbey", 0) > 0 and bool(self.abbey_squares())

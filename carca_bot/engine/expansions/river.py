@@ -84,8 +84,7 @@ def placement(game: Game, tile: TileType, pos: Pos, shape: Shape) -> IllegalMove
 
 def in_river_phase(game: Game) -> bool:
     """Whether river tiles are still to come: they are drawn before all others."""
-    supply = game.supply
-    return any(supply[t] > 0 for t in game.river_tiles)
+    return any(map(game.supply.__getitem__, game.river_tiles))  # counts are never negative
 
 
 def drawable(game: Game, left: list[str]) -> list[str]:
