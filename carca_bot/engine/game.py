@@ -87,11 +87,9 @@ class Frame:
     rest: tuple[tuple[int, int], tuple[PendingWagon, ...], tuple[int, ...]] | None
 
 
-# tile id -> frontier key -> square -> the PlaceTile moves (Placements) that fit there
-# (a key that fits no rotation maps to _NOTHING)
-PLACINGS: dict[str, dict[str, dict[Pos, tuple[Move, ...]]]] = {}
-SPOTS: dict[str, dict[str, dict[Pos, tuple[Placement, ...]]]] = {}
-_NOTHING: dict[Pos, Any] = {}
+# tile id -> square -> the PlaceTile moves (Placements) there, one per rotation
+PLACINGS: dict[str, dict[Pos, tuple[Move, ...]]] = {}
+SPOTS: dict[str, dict[Pos, tuple[Placement, ...]]] = {}
 T = TypeVar("T")
 SCORING = (EndTurn, Discard, MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd, Recall)
 NO_FIGURES = (Draw, PlaceTile, PlaceToken)  # steps that touch no hand and no figure
@@ -322,12 +320,13 @@ class Game:
         """`_spots` as `PlaceTile` moves."""
         return self._cached(tile, PLACINGS, lambda pos, rot: placing(tile, pos, rot))
 
-    def _cached(self, tile: str, caches: dict[str, dict[str, dict[Pos, tuple[T, ...]]]],
+    def _cached(self, tile: str, caches: dict[str, dict[Pos, tuple[T, ...]]],
                 make: Callable[[Pos, int], T]) -> list[T]:
-        """`_spots` made into objects, each square's from a cache by its frontier key.
+        """`_spots` made into objects, shared: one per tile, square and rotation.
 
-        A square's choices depend only on the tile and the letters around it, except
-        for the river's course and the Cult's limit, which are checked afresh.
+        A square's rotations depend only on the tile and the letters around it
+        (`fits_of`), except for the river's course and the Cult's limit, which are
+        checked afresh.
         """
         tile_type = self.catalogue[tile]
         building = tile_type.shapes[0].building
@@ -335,31 +334,21 @@ class Game:
                                   and self.setup.has("cult")):
             return [make(pos, rot) for pos, rot in self._spots(tile)]
         cache = caches.get(tile)
-        if cache is None or len(cache) > 2_000:  # bounded in a long-running process
+        if cache is None or len(cache) > 20_000:  # bounded in a long-running process
             cache = caches[tile] = {}
         fits = fits_of(tile_type)
+        turns = range(len(tile_type.shapes))
         result: list[T] = []
         for pos, key in self.board.frontier.items():
-            by_square = cache.get(key)
-            if by_square is None:
-                rots = fits.get(key)
-                if rots is None:
-                    rots = rotations_fitting(tile_type, key)
-                if not rots:
-                    cache[key] = _NOTHING
-                    continue
-                by_square = cache[key] = {}
-            elif by_square is _NOTHING:
+            rots = fits.get(key)
+            if rots is None:
+                rots = rotations_fitting(tile_type, key)
+            if not rots:
                 continue
-            made = by_square.get(pos)
+            made = cache.get(pos)
             if made is None:
-                if len(by_square) > 5_000:
-                    by_square.clear()
-                rots = fits.get(key)
-                if rots is None:
-                    rots = rotations_fitting(tile_type, key)
-                made = by_square[pos] = tuple(make(pos, rot) for rot in rots)
-            result.extend(made)
+                made = cache[pos] = tuple([make(pos, rot) for rot in turns])
+            result.extend(map(made.__getitem__, rots))
         return result
 
     def fits_somewhere(self, tile: str) -> bool:

@@ -10,7 +10,6 @@ Both only read the game: they return an `Outcome`, which `outcome.apply` makes s
 
 from __future__ import annotations
 
-import itertools
 from typing import TYPE_CHECKING
 
 from carca_bot.engine.catalogue import Kind
@@ -55,10 +54,6 @@ class TurnScorer:
             if root not in roots and feat.kind in (Kind.CITY, Kind.ROAD) and feat.open == 0:
                 roots.append(root)
         buildings, gardens = board.buildings, board.gardens
-        x, y = turn.pos
-        if not any(abs(px - x) <= 1 and abs(py - y) <= 1
-                   for px, py in itertools.chain(buildings, gardens)):
-            return roots  # no monastery, shrine, abbey or garden around: nothing more
         for square in [turn.pos, *around(turn.pos)]:
             if square not in buildings and square not in gardens:
                 continue
