@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from carca_bot.engine import steps, supply
 from carca_bot.engine.board import Board
@@ -64,12 +64,12 @@ class Placement:
     rot: int  # quarter turns
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
+class Frame(NamedTuple):
     """What `pop` needs to take one move back: the move and the game just before it.
 
     Steps of a turn save only what they can change (None: unchanged); the moves
-    that score (`SCORING`) save every counter.
+    that score (`SCORING`) save every counter. A named tuple: made once per move,
+    it is much cheaper to build than a frozen dataclass.
     """
 
     move: Move
