@@ -43,7 +43,7 @@ def load_baseline(commit: str, where: Path) -> ModuleType:
     subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True)
     package = where / "baseline_engine"
     (where / "carca_bot" / "engine").rename(package)
-    for source in package.glob("*.py"):
+    for source in package.rglob("*.py"):  # subpackages too (engine v2: expansions/)
         text = source.read_text("utf-8").replace("carca_bot.engine", "baseline_engine")
         source.write_text(text, "utf-8")
     sys.path.insert(0, str(where))

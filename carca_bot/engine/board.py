@@ -18,6 +18,7 @@ from typing import Any
 
 from carca_bot.engine.catalogue import Kind, Shape
 from carca_bot.engine.geometry import (
+    STEP,
     Pos,
     around,
     corner_halves,
@@ -52,6 +53,12 @@ class Feature:
 # Undo log entries: (SET_NODE, node, parent, feature) restores one node's entries;
 # (DEL_TILE, pos) lifts a tile; (SET_FRONTIER, square, key or None) restores the frontier.
 SET_NODE, DEL_TILE, SET_FRONTIER = 0, 1, 2
+# Per side: the step to the neighbour, the neighbour's side that faces it, and the
+# pairs (my half-edge, the neighbour's half-edge touching it) along that edge.
+_SIDES = tuple(
+    (side, STEP[side], opposite(side),
+     tuple((half, facing_half(half)) for half in (2 * side, 2 * side + 1)))
+    for side in range(4))
 
 
 @dataclass(slots=True)
@@ -172,41 +179,49 @@ class Board:
 
     def place(self, pos: Pos, shape: Shape) -> list[int]:
         """Put a tile down and merge it; returns its city and road nodes to check."""
-        nodes: list[int] = []
         first = len(self.parent)
         square = frozenset((pos,))
+        parent, features, location = self.parent, self.features, self.location
         for i, seg in enumerate(shape.segments):
-            cities = tuple(first + c for c in seg.cities)
-            feat = Feature(seg.kind, square, len(seg.sides) + seg.tunnel, seg.pennants,
-                           cities, seg.building, pos)
-            nodes.append(self._new_node(feat, pos, i))
-        for side in range(4):
-            other = self.tiles.get(neighbour(pos, side))
+            node = first + i
+            parent.append(node)
+            features.append(Feature(seg.kind, square, len(seg.sides) + seg.tunnel,
+                                    seg.pennants, tuple(first + c for c in seg.cities),
+                                    seg.building, pos))
+            location.append((pos, i))
+        tiles = self.tiles
+        x, y = pos
+        side_segment, half_segment = shape.side_segment, shape.half_segment
+        for side, (dx, dy), facing, halves in _SIDES:
+            other = tiles.get((x + dx, y + dy))
             if other is None:
                 continue
-            mine = shape.side_segment[side]
-            if other.shape is None:  # an abbey wall closes the edge without joining
+            mine = side_segment[side]
+            theirs_shape = other.shape
+            if theirs_shape is None:  # an abbey wall closes the edge without joining
                 if mine is not None:
-                    self._close(nodes[mine], 1)
+                    self._close(first + mine, 1)
                 continue
-            theirs = other.shape.side_segment[opposite(side)]
+            theirs = theirs_shape.side_segment[facing]
             if mine is not None and theirs is not None:
-                root = self._union(nodes[mine], other.nodes[theirs])
+                root = self._union(first + mine, other.nodes[theirs])
                 self._close(root, 2)
-            for half in (2 * side, 2 * side + 1):
-                a = shape.half_segment[half]
-                b = other.shape.half_segment[facing_half(half)]
+            their_halves = theirs_shape.half_segment
+            for half, their_half in halves:
+                a = half_segment[half]
+                b = their_halves[their_half]
                 if a is not None and b is not None:
-                    self._union(nodes[a], other.nodes[b])
-        self.tiles[pos] = PlacedTile(shape.tile, shape.rot, shape, tuple(nodes))
+                    self._union(first + a, other.nodes[b])
+        count = len(shape.segments)
+        tiles[pos] = PlacedTile(shape.tile, shape.rot, shape, tuple(range(first, first + count)))
         self.log.append((DEL_TILE, pos))
         if shape.building is not None:
             self.buildings[pos] = shape.segments[shape.building].building
         if shape.garden is not None:
             self.gardens.add(pos)
         self._grow_frontier(pos, shape.edges)
-        return [nodes[i] for i, seg in enumerate(shape.segments)
-                if seg.kind in (Kind.CITY, Kind.ROAD)]
+        return [first + i for i, seg in enumerate(shape.segments)
+                if seg.kind is Kind.CITY or seg.kind is Kind.ROAD]
 
     def place_abbey(self, pos: Pos) -> list[int]:
         """Fill a hole with an abbey; its walls close the edges around it."""
@@ -234,16 +249,16 @@ class Board:
         return root
 
     def _grow_frontier(self, pos: Pos, edges: str) -> None:
-        frontier, log = self.frontier, self.log
+        frontier, log, tiles = self.frontier, self.log, self.tiles
         log.append((SET_FRONTIER, pos, frontier.pop(pos, None)))
-        for side in range(4):
-            square = neighbour(pos, side)
-            if square in self.tiles:
+        x, y = pos
+        for side, (dx, dy), facing, _ in _SIDES:
+            square = (x + dx, y + dy)
+            if square in tiles:
                 continue
             old = frontier.get(square)
             log.append((SET_FRONTIER, square, old))
             key = old or OPEN * 4
-            facing = opposite(side)
             frontier[square] = key[:facing] + edges[side] + key[facing + 1:]
 
     # -- questions --------------------------------------------------------------

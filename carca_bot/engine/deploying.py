@@ -1,4 +1,4 @@
-"""Where a figure may go on the tile just placed (RULES.md 2.4, 2.7, 2.8)."""
+"""Where a figure may go on the tile just placed (docs/RULES.md 2.4, 2.7, 2.8)."""
 
 from __future__ import annotations
 

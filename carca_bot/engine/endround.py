@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from carca_bot.engine.events import Event
 from carca_bot.engine.expansions.abbey_mayor import wagon_targets
+from carca_bot.engine.outcome import apply
 from carca_bot.engine.phase import Phase
 from carca_bot.engine.turnscore import final_scoring
 
@@ -57,5 +58,5 @@ def next_in_round(game: GameState) -> None:
             game.current = player
             game.phase = Phase.ABBEY_ROUND
             return
-    final_scoring(game)
+    apply(game, final_scoring(game))
     game.phase = Phase.FINISHED

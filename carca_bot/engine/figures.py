@@ -1,6 +1,6 @@
 """The one table of figures: what each counts as, where it may stand, how strong, how many.
 
-RULES.md 2.4 (followers), 2.7 (abbot), 2.8 (mayor, wagon, barn). A new figure is
+docs/RULES.md 2.4 (followers), 2.7 (abbot), 2.8 (mayor, wagon, barn). A new figure is
 one row here; deploying, majorities, farming and the starting hand read it.
 """
 

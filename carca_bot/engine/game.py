@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from carca_bot.engine import steps, supply
 from carca_bot.engine.board import Board
@@ -45,6 +45,7 @@ from carca_bot.engine.moves import (
     ReturnWagon,
     SkipAbbey,
     action_moves,
+    deploying,
     placing,
 )
 from carca_bot.engine.phase import Figure, PendingWagon, Phase, TokenSpot, Turn
@@ -63,12 +64,12 @@ class Placement:
     rot: int  # quarter turns
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
+class Frame(NamedTuple):
     """What `pop` needs to take one move back: the move and the game just before it.
 
     Steps of a turn save only what they can change (None: unchanged); the moves
-    that score (`SCORING`) save every counter.
+    that score (`SCORING`) save every counter. A named tuple: made once per move,
+    it is much cheaper to build than a frozen dataclass.
     """
 
     move: Move
@@ -86,12 +87,18 @@ class Frame:
     rest: tuple[tuple[int, int], tuple[PendingWagon, ...], tuple[int, ...]] | None
 
 
-# tile id -> (square, frontier key) -> the PlaceTile moves (Placements) that fit there
-PLACINGS: dict[str, dict[tuple[Pos, str], tuple[Move, ...]]] = {}
-SPOTS: dict[str, dict[tuple[Pos, str], tuple[Placement, ...]]] = {}
+# tile id -> square -> the PlaceTile moves (Placements) there, one per rotation
+PLACINGS: dict[str, dict[Pos, tuple[Move, ...]]] = {}
+SPOTS: dict[str, dict[Pos, tuple[Placement, ...]]] = {}
 T = TypeVar("T")
 SCORING = (EndTurn, Discard, MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd, Recall)
 NO_FIGURES = (Draw, PlaceTile, PlaceToken)  # steps that touch no hand and no figure
+# What a move's undo frame saves, by the move's class: (everything, hands and figures, tokens)
+_SAVES: dict[type, tuple[bool, bool, bool]] = {
+    kind: (kind in SCORING, kind in SCORING or kind not in NO_FIGURES,
+           kind in SCORING or kind is PlaceToken)
+    for kind in (Draw, PlaceTile, PlaceAbbey, Deploy, Recall, PlaceToken, EndTurn, Discard,
+                 MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd)}
 
 
 class Game:
@@ -164,17 +171,18 @@ class Game:
                 self.current, self.phase, self.turn, self.ending, self.last_placed)
 
     def _frame(self, move: Move, player: int | None) -> Frame:
-        full = isinstance(move, SCORING)
-        figures = full or not isinstance(move, NO_FIGURES)
-        tokens = full or isinstance(move, PlaceToken)
+        full, figures, tokens = _SAVES.get(type(move), (True, True, True))
         tile = move.tile if isinstance(move, PlaceTile | Discard) else None
+        river = self.river
         return Frame(
-            move, player, self.board.mark(), self._counters(),
+            move, player, self.board.mark(), (
+                self.drawn, self.king, self.robber, self.best_city, self.best_road,
+                self.current, self.phase, self.turn, self.ending, self.last_placed),
             None if tile is None else (tile, self.supply[tile]),
-            (self.river.open_end, len(self.river.turns)), len(self.events), len(self.history),
-            tuple(tuple(h.items()) for h in self.hand) if figures else None,
+            (river.open_end, len(river.turns)), len(self.events), len(self.history),
+            tuple([tuple(h.items()) for h in self.hand]) if figures else None,
             tuple(self.figures) if figures else None,
-            (tuple(tuple(t) for t in self.tokens), tuple(self.entrances.items()))
+            (tuple([tuple(t) for t in self.tokens]), tuple(self.entrances.items()))
             if tokens else None,
             tuple(self.scores) if full else None,
             ((self.completed[Kind.CITY], self.completed[Kind.ROAD]), tuple(self.wagons),
@@ -295,7 +303,7 @@ class Game:
                               if placement_problem(self, tile, square, rot) is None)
             return result
         building = tile_type.shapes[0].building
-        cult = building is not None and bool(self.board.buildings)
+        cult = building is not None and bool(self.board.buildings) and self.setup.has("cult")
         what = "" if building is None else tile_type.shapes[0].segments[building].building
         fits = fits_of(tile_type)
         for pos, key in frontier.items():
@@ -312,31 +320,35 @@ class Game:
         """`_spots` as `PlaceTile` moves."""
         return self._cached(tile, PLACINGS, lambda pos, rot: placing(tile, pos, rot))
 
-    def _cached(self, tile: str, caches: dict[str, dict[tuple[Pos, str], tuple[T, ...]]],
+    def _cached(self, tile: str, caches: dict[str, dict[Pos, tuple[T, ...]]],
                 make: Callable[[Pos, int], T]) -> list[T]:
-        """`_spots` made into objects, each square's from a cache by its frontier key.
+        """`_spots` made into objects, shared: one per tile, square and rotation.
 
-        A square's choices depend only on the tile and the letters around it, except
-        for the river's course and the Cult's limit, which are checked afresh.
+        A square's rotations depend only on the tile and the letters around it
+        (`fits_of`), except for the river's course and the Cult's limit, which are
+        checked afresh.
         """
         tile_type = self.catalogue[tile]
         building = tile_type.shapes[0].building
-        if tile_type.is_river or (building is not None and self.board.buildings):
+        if tile_type.is_river or (building is not None and self.board.buildings
+                                  and self.setup.has("cult")):
             return [make(pos, rot) for pos, rot in self._spots(tile)]
         cache = caches.get(tile)
-        if cache is None or len(cache) > 50_000:  # bounded in a long-running process
+        if cache is None or len(cache) > 20_000:  # bounded in a long-running process
             cache = caches[tile] = {}
         fits = fits_of(tile_type)
+        turns = range(len(tile_type.shapes))
         result: list[T] = []
         for pos, key in self.board.frontier.items():
-            made = cache.get((pos, key))
+            rots = fits.get(key)
+            if rots is None:
+                rots = rotations_fitting(tile_type, key)
+            if not rots:
+                continue
+            made = cache.get(pos)
             if made is None:
-                rots = fits.get(key)
-                if rots is None:
-                    rots = rotations_fitting(tile_type, key)
-                made = cache[(pos, key)] = tuple(make(pos, rot) for rot in rots)
-            if made:
-                result.extend(made)
+                made = cache[pos] = tuple([make(pos, rot) for rot in turns])
+            result.extend(map(made.__getitem__, rots))
         return result
 
     def fits_somewhere(self, tile: str) -> bool:
@@ -347,14 +359,19 @@ class Game:
 
     def abbey_squares(self) -> list[Pos]:
         """Holes where the active player's abbey may go (the Cult's limits apply)."""
-        return [pos for pos in self.board.holes()
-                if cult_problem(self.board, pos, "abbey") is None]
+        holes = self.board.holes()
+        if not self.setup.has("cult"):  # no shrine: the Cult's limits cannot apply
+            return holes
+        return [pos for pos in holes if cult_problem(self.board, pos, "abbey") is None]
 
     def can_place_abbey(self, player: int) -> bool:
         return self.hand[player].get("abbey", 0) > 0 and bool(self.abbey_squares())
 
     def expects(self) -> list[str]:
-        """Verbs accepted now, in the contract's order: tile, abbey, discard, wagon."""
+        """Verbs accepted now, in the record's order: tile, abbey, discard, wagon.
+
+        (The order is the record contract's, `docs/game-record.md`.)
+        """
         if self.phase is Phase.WAGON:
             return ["wagon"]
         if self.phase is Phase.ABBEY_ROUND:
@@ -397,11 +414,11 @@ class Game:
             if hand.get(figure, 0) <= 0:
                 continue
             if figure in CORNER_FIGURES:
-                result.extend(Deploy(figure, on) for on in CORNER_NAMES
+                result.extend(deploying(figure, on) for on in CORNER_NAMES
                               if deploy_problem(self, turn, figure, on)[0] is None)
                 continue
             allowed = ALLOWED_ON[figure]
-            result.extend(Deploy(figure, name) for name, kind, taken in kinds
+            result.extend(deploying(figure, name) for name, kind, taken in kinds
                           if not taken and kind in allowed)
         return result
 

@@ -101,6 +101,19 @@ def placing(tile: str, pos: Pos, rot: int) -> PlaceTile:
     return move
 
 
+_DEPLOYS: dict[tuple[str, str], Deploy] = {}
+
+
+def deploying(figure: str, on: str) -> Deploy:
+    """`Deploy(figure, on)`, shared like `placing` (few figures, few names)."""
+    move = _DEPLOYS.get((figure, on))
+    if move is None:
+        if len(_DEPLOYS) > 10_000:  # names come from the game's tiles, but stay bounded
+            _DEPLOYS.clear()
+        move = _DEPLOYS[(figure, on)] = Deploy(figure, on)
+    return move
+
+
 def _pos(value: list[int]) -> Pos:
     return (value[0], value[1])
 

@@ -1,4 +1,7 @@
-"""Points: majorities, and what each feature is worth with how it was counted."""
+"""Points: majorities, and what each feature is worth with how it was counted.
+
+These only read the board; what scores goes into an `Outcome` (`outcome.py`).
+"""
 
 from __future__ import annotations
 
@@ -6,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from carca_bot.engine.board import Board, Feature
 from carca_bot.engine.catalogue import Kind
-from carca_bot.engine.events import Event
 from carca_bot.engine.figures import IN_MAJORITY, strength
 from carca_bot.engine.phase import Figure
 
 if TYPE_CHECKING:
+    from carca_bot.engine.outcome import Outcome
     from carca_bot.engine.state import GameState
 
 
@@ -65,18 +68,8 @@ def completed_cities(board: Board, field_node: int) -> int:
     return sum(1 for c in board.adjacent_cities(field_node) if board.is_complete(c))
 
 
-def award(game: GameState, players: tuple[int, ...], points: int, feature: str, reason: str,
-          params: dict[str, Any], tiles: tuple[tuple[int, int], ...], *, pennants: int = 0,
-          complete: bool = False, final: bool = False) -> None:
-    """Give the majority owners their points and record why (nobody scores: still told)."""
-    for p in players:
-        game.scores[p] += points
-    game.events.append(Event("score", players, points if players else 0, feature, tiles,
-                             reason, params, pennants, complete=complete, final=final))
-
-
-def score_fields(game: GameState, roots: list[int], kinds: tuple[str, ...], per_city: int,
-                 feature: str, reason: str) -> None:
+def score_fields(game: GameState, outcome: Outcome, roots: list[int], kinds: tuple[str, ...],
+                 per_city: int, feature: str, reason: str) -> None:
     """At the end, the majority of `kinds` on each field scores its completed cities."""
     board = game.board
     for root in roots:
@@ -88,5 +81,6 @@ def score_fields(game: GameState, roots: list[int], kinds: tuple[str, ...], per_
         cities = completed_cities(board, root)
         if not players or not cities:
             continue  # a field touching no completed city gives nothing to tell
-        award(game, players, per_city * cities, feature, reason,
-              {"cities": cities, "per_city": per_city}, tuple(sorted(feat.tiles)), final=True)
+        outcome.award(players, per_city * cities, feature, reason,
+                      {"cities": cities, "per_city": per_city}, tuple(sorted(feat.tiles)),
+                      final=True)

@@ -18,6 +18,7 @@ from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.events import Event
 from carca_bot.engine.expansions.river import River
 from carca_bot.engine.geometry import Pos
+from carca_bot.engine.outcome import Outcome
 from carca_bot.engine.phase import Figure, PendingWagon, Phase, Turn
 from carca_bot.engine.setup import Setup
 
@@ -71,18 +72,25 @@ class GameState(Protocol):
 
 
 class ScorerState(Protocol):
-    """A turn being scored, as the expansions' scoring hooks see it (`TurnScorer`)."""
+    """A turn being scored, as the expansions' scoring hooks see it (`TurnScorer`).
+
+    Hooks read `game` and write only to `outcome` (and `leaving`): `outcome.apply`
+    changes the game once the whole turn is worked out.
+    """
 
     game: GameState
     board: Board
     turn: Turn
     leaving: list[tuple[Figure, int, int | None]]  # figure, feature, chased from
+    outcome: Outcome
+
+    def standing(self) -> list[Figure]: ...
 
 
 PlacementHook = Callable[[GameState, TileType, Pos, Shape], IllegalMove | None]
 TurnScoringHook = Callable[[ScorerState, list[int], list[int]], None]
 TurnEndHook = Callable[[ScorerState, list[int]], None]
-FinalHook = Callable[[GameState, list[int]], None]
+FinalHook = Callable[[GameState, list[int], Outcome], None]
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ from carca_bot.engine.moves import (
     SkipAbbey,
     turn_action,
 )
+from carca_bot.engine.outcome import apply
 from carca_bot.engine.phase import Figure, Phase, Turn
 from carca_bot.engine.turnscore import TurnScorer
 
@@ -180,7 +181,7 @@ def end_turn(game: GameState, player: int) -> None:
     """Score the turn and move on."""
     turn = placed_turn(game, player)
     game.history.append(_turn_action(game, turn))
-    TurnScorer(game, turn).score_turn()
+    apply(game, TurnScorer(game, turn).score_turn())
     game.turn = None
     after_turn(game)
 

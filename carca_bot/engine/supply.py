@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import random
+import threading
+from bisect import bisect_right
 from collections import Counter
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from carca_bot.engine.errors import IllegalMove
@@ -11,6 +14,17 @@ from carca_bot.engine.expansions import river
 
 if TYPE_CHECKING:
     from carca_bot.engine.state import GameState
+
+
+
+class _Draws(threading.local):
+    """One generator per thread, reseeded for every draw: cheaper than a new one each time."""
+
+    def __init__(self) -> None:
+        self.random = random.Random()
+
+
+_DRAWS = _Draws()
 
 
 def deal(game: GameState) -> None:
@@ -55,13 +69,11 @@ def draw(game: GameState) -> str:
     """The next tile, fixed by the seed and how many tiles were taken before it."""
     supply = game.supply
     kinds = drawable(game) if river.in_river_phase(game) else game.tile_order
-    total = sum(supply[t] for t in kinds)
+    running = list(accumulate(map(supply.__getitem__, kinds)))
+    total = running[-1] if running else 0
     if not total:
         raise IllegalMove("no_tiles_left")
     # The same pick as Random.choice over every tile laid out in a row, without the row.
-    index = random.Random(f"{game.setup.seed or 0}:{game.drawn}").randrange(total)
-    for tile in kinds:
-        index -= supply[tile]
-        if index < 0:
-            return tile
-    raise AssertionError("unreachable: index < total")
+    rng = _DRAWS.random
+    rng.seed(f"{game.setup.seed or 0}:{game.drawn}")
+    return kinds[bisect_right(running, rng.randrange(total))]

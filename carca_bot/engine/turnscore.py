@@ -1,9 +1,11 @@
-"""The scoring step of a turn and the final scoring, in the order of RULES.md 2.2/2.12.
+"""The scoring step of a turn and the final scoring, in the order of docs/RULES.md 2.2/2.12.
 
 Turn: completed features, then the expansions' `turn_scoring` hooks (Cult
 challenges, barn scorings), figures home, the `turn_end` hooks (King and
 Robber); then wagons wait for their owners. End: incomplete features, farmers,
 then the `final` hooks (barns, King and Robber).
+
+Both only read the game: they return an `Outcome`, which `outcome.apply` makes so.
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from typing import TYPE_CHECKING
 from carca_bot.engine.catalogue import Kind
 from carca_bot.engine.figures import FARMERS
 from carca_bot.engine.geometry import around
+from carca_bot.engine.outcome import Outcome
 from carca_bot.engine.phase import Figure, PendingWagon
 from carca_bot.engine.scoring import (
-    award,
     feature_name,
     feature_points,
     figures_on,
@@ -28,15 +30,19 @@ if TYPE_CHECKING:
     from carca_bot.engine.state import GameState
 
 
-
 class TurnScorer:
-    """Scores one turn of a game, appending to its events and scores."""
+    """Works out what one turn scores, into `outcome`; the game is left as it is."""
 
     def __init__(self, game: GameState, turn: Turn) -> None:
         self.game = game
         self.board = game.board
         self.turn = turn
         self.leaving: list[tuple[Figure, int, int | None]] = []  # figure, feature, chased from
+        self.outcome = Outcome.empty(len(game.players))
+
+    def standing(self) -> list[Figure]:
+        """The figures on the board, less those the outcome already takes off."""
+        return self.outcome.standing(self.game.figures)
 
     def _completed(self) -> list[int]:
         board, turn = self.board, self.turn
@@ -61,22 +67,24 @@ class TurnScorer:
                 roots.append(board.find(placed.nodes[placed.shape.garden]))
         return roots
 
-    def score_turn(self) -> None:
+    def score_turn(self) -> Outcome:
         completed = self._completed()
+        outcome = self.outcome
+        figures = self.game.figures
         occupied_buildings: list[int] = []
         for root in completed:
             feat = self.board.features[root]
             assert feat is not None
-            here = figures_on(self.board, self.game.figures, root)
+            here = figures_on(self.board, figures, root)
             points, reason, params = feature_points(self.board, feat, final=False)
-            award(self.game, majority(self.board, self.game.figures, root), points,
-                  feature_name(feat), reason, params, tuple(sorted(feat.tiles)),
-                  pennants=feat.pennants, complete=True)
+            outcome.award(majority(self.board, figures, root), points, feature_name(feat),
+                          reason, params, tuple(sorted(feat.tiles)), pennants=feat.pennants,
+                          complete=True)
             self.leaving.extend((f, root, None) for f in here)
             if here and feat.kind is Kind.BUILDING:
                 occupied_buildings.append(root)
             if feat.kind in (Kind.CITY, Kind.ROAD):
-                self.game.completed[feat.kind] += 1
+                outcome.completed.append(feat.kind)
         for rules in self.game.rules:
             if rules.turn_scoring is not None:
                 rules.turn_scoring(self, completed, occupied_buildings)
@@ -84,25 +92,29 @@ class TurnScorer:
         for rules in self.game.rules:
             if rules.turn_end is not None:
                 rules.turn_end(self, completed)
+        return outcome
 
     def _send_home(self) -> None:
-        game = self.game
-        wagons: list[PendingWagon] = []
+        outcome = self.outcome
+        standing = self.standing()
+        lifted: list[tuple[Figure, PendingWagon]] = []
         for fig, root, chased_from in self.leaving:
-            if fig not in game.figures:
+            if not any(fig is f for f in standing) or any(fig is f for f, _ in lifted) \
+                    or any(fig is f for f in outcome.home):
                 continue
-            game.figures.remove(fig)
             if fig.kind == "wagon":
-                wagons.append(PendingWagon(fig.player, fig.pos, root, chased_from))
+                lifted.append((fig, PendingWagon(fig.player, fig.pos, root, chased_from)))
             else:
-                game.hand[fig.player][fig.kind] += 1
-        count = len(game.players)
-        wagons.sort(key=lambda w: (w.player - self.turn.player) % count)
-        game.wagons = wagons
+                outcome.home.append(fig)
+        count = len(self.game.players)
+        lifted.sort(key=lambda w: (w[1].player - self.turn.player) % count)
+        outcome.lifted = lifted
 
-def final_scoring(game: GameState) -> None:
-    """Score what is left on the board at the end; no figure goes home."""
+
+def final_scoring(game: GameState) -> Outcome:
+    """What is left on the board scores at the end; no figure goes home."""
     board = game.board
+    outcome = Outcome.empty(len(game.players))
     roots: list[int] = []
     for fig in game.figures:
         root = board.find(fig.node)
@@ -123,9 +135,10 @@ def final_scoring(game: GameState) -> None:
         tiles = tuple(sorted(feat.tiles))
         if feat.kind is not Kind.FIELD:
             points, reason, params = feature_points(board, feat, final=True)
-            award(game, majority(board, game.figures, root), points, feature_name(feat), reason,
-                  params, tiles, pennants=feat.pennants, final=True)
-    score_fields(game, roots, FARMERS, 3, "field", "farmers_final")
+            outcome.award(majority(board, game.figures, root), points, feature_name(feat),
+                          reason, params, tiles, pennants=feat.pennants, final=True)
+    score_fields(game, outcome, roots, FARMERS, 3, "field", "farmers_final")
     for rules in game.rules:
         if rules.final is not None:
-            rules.final(game, roots)
+            rules.final(game, roots, outcome)
+    return outcome

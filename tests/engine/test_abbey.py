@@ -1,4 +1,4 @@
-"""Abbey & Mayor: the land tiles (AM1-AM12) and the abbey (RULES.md 1.2, 1.3, 2.8.1, 2.12)."""
+"""Abbey & Mayor: the land tiles (AM1-AM12) and the abbey (docs/RULES.md 1.2, 1.3, 2.8.1, 2.12)."""
 
 from __future__ import annotations
 
@@ -278,7 +278,7 @@ def test_abbey_is_refused_on_a_tile_turn_after_drawing() -> None:
         game.place_abbey(0, HOLE)
 
 
-# -- the end-of-game abbey round (RULES.md 2.8.1, section 4 item 1) -------------------------
+# -- the end-of-game abbey round (docs/RULES.md 2.8.1, section 4 item 1) -------------------------
 
 
 def test_end_round_starts_with_the_player_after_the_last_tile() -> None:

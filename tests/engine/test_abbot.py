@@ -1,4 +1,4 @@
-"""The Abbot and gardens (RULES.md 2.7)."""
+"""The Abbot and gardens (docs/RULES.md 2.7)."""
 
 from __future__ import annotations
 

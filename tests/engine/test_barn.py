@@ -1,4 +1,4 @@
-"""Abbey & Mayor: the barn (RULES.md 2.8.4, 2.12 item 3, 2.13 item 10, 2.15)."""
+"""Abbey & Mayor: the barn (docs/RULES.md 2.8.4, 2.12 item 3, 2.13 item 10, 2.15)."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def test_barn_counts_a_city_completed_by_the_same_tile() -> None:
     # U(1,0), E rot90 (0,1), U(2,0), B(2,1), B(2,2) with Ana's farmer, B(1,2); then Ana's
     # E rot270 at (1,1) closes the 2-tile city E(0,1)+E(1,1) (nobody on it) and carries
     # her barn at its SE corner. The features are scored first, so the farmer's field
-    # touches 1 completed city: 3 x 1 = 3 (RULES.md 2.2 step 3, 2.15).
+    # touches 1 completed city: 3 x 1 = 3 (docs/RULES.md 2.2 step 3, 2.15).
     out = play([t("Ana", "U", (1, 0)), t("Ben", "E", (0, 1), 90), t("Ana", "U", (2, 0)),
                 t("Ben", "B", (2, 1)), t("Ana", "B", (2, 2), fig="follower", on="NL"),
                 t("Ben", "B", (1, 2)), t("Ana", "E", (1, 1), 270, fig="barn", on="SE")],

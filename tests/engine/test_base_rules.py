@@ -1,4 +1,4 @@
-"""Setup, placement and deployment rules of the base game (RULES.md 2.1-2.4, 2.13)."""
+"""Setup, placement and deployment rules of the base game (docs/RULES.md 2.1-2.4, 2.13)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Base-game scoring in concrete positions (RULES.md 2.5, 2.6, 2.12).
+"""Base-game scoring in concrete positions (docs/RULES.md 2.5, 2.6, 2.12).
 
 Every position grows from the start tile D at (0, 0): city to the north, road
 west-east, field to the south. Points are worked out in the comments.

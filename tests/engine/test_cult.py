@@ -1,4 +1,7 @@
-"""The Cult / Heretics & Shrines (RULES.md 1.2, 2.3, 2.10, 2.13 item 15, section 4 items 6-7)."""
+"""The Cult / Heretics & Shrines.
+
+docs/RULES.md 1.2, 2.3, 2.10, 2.13 item 15, section 4 items 6-7.
+"""
 
 from __future__ import annotations
 

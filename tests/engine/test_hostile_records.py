@@ -219,22 +219,22 @@ def _mutate(data: Any, draw: Callable[..., Any]) -> Any:
         return copy
     if isinstance(data, list) and data:
         i = draw(st.integers(0, len(data) - 1))
-        copy = list(data)
+        items = list(data)
         how = draw(st.sampled_from(["into", "into", "into", "plausible", "replace", "drop",
                                     "insert", "repeat", "cut"]))
         if how == "into":
-            copy[i] = _mutate(copy[i], draw)
+            items[i] = _mutate(items[i], draw)
         elif how in ("plausible", "replace"):
-            copy[i] = draw(PLAUSIBLE if how == "plausible" else JSON)
+            items[i] = draw(PLAUSIBLE if how == "plausible" else JSON)
         elif how == "drop":
-            del copy[i]
+            del items[i]
         elif how == "insert":
-            copy.insert(i, draw(JSON))
+            items.insert(i, draw(JSON))
         elif how == "repeat":
-            copy[i:i] = [copy[i]] * draw(st.integers(1, 3000))
+            items[i:i] = [items[i]] * draw(st.integers(1, 3000))
         else:
-            del copy[i:]
-        return copy
+            del items[i:]
+        return items
     return draw(st.one_of(PLAUSIBLE, JSON))
 
 

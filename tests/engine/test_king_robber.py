@@ -1,4 +1,4 @@
-"""King & Robber (RULES.md 1.2, 2.9, 2.12 item 4, 2.13 item 14)."""
+"""King & Robber (docs/RULES.md 1.2, 2.9, 2.12 item 4, 2.13 item 14)."""
 
 from __future__ import annotations
 

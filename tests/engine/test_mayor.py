@@ -1,4 +1,4 @@
-"""Abbey & Mayor: the mayor (RULES.md 2.4, 2.6, 2.8.2, 2.13 items 5-7)."""
+"""Abbey & Mayor: the mayor (docs/RULES.md 2.4, 2.6, 2.8.2, 2.13 items 5-7)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_mayor_strength_one_pennant_public_example() -> None:
 # pennants, C brings 1. Supports: B(-1,-1), B(1,-1), B(1,-3); U(1,0) is a filler.
 # The mayor's strength is the pennants of the whole city at scoring time.
 def _star(knights: int, centre: str) -> list[dict[str, Any]]:
-    def knight(n: int, on: str) -> dict[str, str]:
+    def knight(n: int, on: str) -> dict[str, Any]:
         return {"fig": "follower", "on": on} if knights >= n else {}
 
     return [

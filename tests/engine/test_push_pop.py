@@ -54,13 +54,14 @@ def fingerprint(game: Game) -> tuple[Any, ...]:
 def wrong_move(game: Game, rng: random.Random) -> Move:
     square = rng.choice([*game.board.tiles, *game.board.frontier, (50, 50)])
     tile = rng.choice(sorted(game.catalogue.tiles))
-    return rng.choice([
+    options: list[Move] = [
         PlaceTile(tile, square, rng.randrange(4)), PlaceAbbey(square), Discard(tile),
         Deploy(rng.choice(["follower", "abbot", "mayor", "wagon", "barn"]),
                rng.choice(["N", "E", "S", "W", "C", "G", "NW", "NL", "Q"])),
         PlaceToken(square, rng.choice(["N", "E", "S", "W"]), rng.randrange(-1, 3)),
         MoveWagon(square, rng.choice(["N", "E", "C", "NL"])),
-    ])
+    ]
+    return rng.choice(options)
 
 
 def check_push(game: Game, move: Move) -> None:

@@ -150,4 +150,5 @@ def test_cli_exit_statuses(tmp_path: Path) -> None:
 
 
 def out_message(path: Path) -> str:
-    return replay_text(path.read_text())[1]["error"]["message"]
+    message: str = replay_text(path.read_text())[1]["error"]["message"]
+    return message

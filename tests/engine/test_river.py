@@ -1,4 +1,4 @@
-"""The River (RULES.md 2.1, 2.3 and section 4 items 2-4)."""
+"""The River (docs/RULES.md 2.1, 2.3 and section 4 items 2-4)."""
 
 from __future__ import annotations
 

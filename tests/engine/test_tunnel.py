@@ -1,4 +1,4 @@
-"""The Tunnel (RULES.md 1.2, 1.3, 2.5, 2.11, 2.13 item 16, section 4 item 10)."""
+"""The Tunnel (docs/RULES.md 1.2, 1.3, 2.5, 2.11, 2.13 item 16, section 4 item 10)."""
 
 from __future__ import annotations
 

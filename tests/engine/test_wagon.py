@@ -1,4 +1,4 @@
-"""Abbey & Mayor: the wagon (RULES.md 2.4, 2.8.3, 2.13 items 8-9, section 4 item 9)."""
+"""Abbey & Mayor: the wagon (docs/RULES.md 2.4, 2.8.3, 2.13 items 8-9, section 4 item 9)."""
 
 from __future__ import annotations
 
@@ -142,7 +142,7 @@ def _long_arm() -> list[dict[str, Any]]:
 
 def test_wagon_target_may_be_named_by_any_edge_it_reaches() -> None:
     # U(2,0) rot0 carries the junction's E arm, one square from the wagon; its road
-    # reaches E and W, and both names mean that road (record spec, "city or road: an
+    # reaches E and W, and both names mean that road (docs/game-record.md, "city or road: an
     # edge it reaches").
     for on in ("E", "W"):
         out = play([*_long_arm(), wagon("Ana", (2, 0), on)], expansions=(AM,))
@@ -288,7 +288,7 @@ def test_c1_road_into_a_city_gate() -> None:
 def test_c1_road_closed_by_an_abbey_leads_into_the_abbey() -> None:
     # Ring without U(2,2): the hole has 7 neighbours. Ana's wagon on V(1,0); Ana's abbey
     # (no monk) closes the road W(-1,0) + D + V = 3 -> Ana 3. The abbey is incomplete and
-    # free: a c1 target (RULES.md 2.8.3: "a road closed by an abbey edge is directly
+    # free: a c1 target (docs/RULES.md 2.8.3: "a road closed by an abbey edge is directly
     # connected to that abbey").
     actions = ring(deploys={0: ("wagon", "W")}, leave_out=(SE_OF_HOLE,))
     # Nine tiles: Ana placed the last, so Ben plays one filler, then Ana's abbey.

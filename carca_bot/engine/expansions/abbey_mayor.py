@@ -1,4 +1,4 @@
-"""Abbey & Mayor (RULES.md 2.8): the abbey, the mayor, the wagon and the barn.
+"""Abbey & Mayor (docs/RULES.md 2.8): the abbey, the mayor, the wagon and the barn.
 
 The mayor is a row of the figure table (its strength is the city's pennants).
 Hooks: `turn_scoring` (a barn placed, or farmers joined to a barn's field, score
@@ -18,7 +18,6 @@ from carca_bot.engine.figures import CORNER_FIGURES, FARMERS
 from carca_bot.engine.geometry import CORNER_INDEX, Pos, around, neighbour, opposite
 from carca_bot.engine.phase import Figure, PendingWagon
 from carca_bot.engine.scoring import (
-    award,
     completed_cities,
     figures_on,
     majority,
@@ -26,6 +25,7 @@ from carca_bot.engine.scoring import (
 )
 
 if TYPE_CHECKING:
+    from carca_bot.engine.outcome import Outcome
     from carca_bot.engine.phase import Turn
     from carca_bot.engine.state import GameState, ScorerState
 
@@ -45,9 +45,9 @@ def barn_problem(game: GameState, turn: Turn, on: str) -> tuple[IllegalMove | No
 
 def barns(scorer: ScorerState, completed: list[int], winners: list[int]) -> None:
     """A barn placed, or farmers joined to a barn's field, score that field now."""
-    board, game = scorer.board, scorer.game
+    board, outcome = scorer.board, scorer.outcome
     barn_root = None if scorer.turn.barn_node is None else board.find(scorer.turn.barn_node)
-    barns_now = [f for f in game.figures if f.kind in CORNER_FIGURES]
+    barns_now = [f for f in scorer.standing() if f.kind in CORNER_FIGURES]
     fields: list[tuple[int, int, str]] = []
     if barn_root is not None:
         fields.append((barn_root, 3, "barn_placed"))
@@ -60,23 +60,22 @@ def barns(scorer: ScorerState, completed: list[int], winners: list[int]) -> None
                     and figures_on(board, barns_now, root)):
                 fields.append((root, 1, "barn_joined"))
     for root, per_city, why in fields:
-        farmers = [f for f in figures_on(board, game.figures, root) if f.kind in FARMERS]
+        standing = scorer.standing()
+        farmers = [f for f in figures_on(board, standing, root) if f.kind in FARMERS]
         if not farmers:
             continue
         cities = completed_cities(board, root)
         feat = board.features[root]
         assert feat is not None
-        award(game, majority(board, game.figures, root, FARMERS), per_city * cities,
-              "field", why, {"cities": cities, "per_city": per_city},
-              tuple(sorted(feat.tiles)))
-        for farmer in farmers:
-            game.figures.remove(farmer)
-            game.hand[farmer.player][farmer.kind] += 1
+        outcome.award(majority(board, standing, root, FARMERS), per_city * cities,
+                      "field", why, {"cities": cities, "per_city": per_city},
+                      tuple(sorted(feat.tiles)))
+        outcome.home.extend(farmers)
 
 
-def final(game: GameState, roots: list[int]) -> None:
+def final(game: GameState, roots: list[int], outcome: Outcome) -> None:
     """Each field's barn owners score 4 per completed city it touches."""
-    score_fields(game, roots, CORNER_FIGURES, 4, "barn", "barn_final")
+    score_fields(game, outcome, roots, CORNER_FIGURES, 4, "barn", "barn_final")
 
 
 WAGON_KINDS = (Kind.ROAD, Kind.CITY, Kind.BUILDING)

@@ -1,4 +1,4 @@
-"""The Abbot (RULES.md 2.7): gardens, and recalling the abbot.
+"""The Abbot (docs/RULES.md 2.7): gardens, and recalling the abbot.
 
 The abbot is a row of the figure table (it stands on monasteries and gardens).
 The `Recall` step is here: instead of a figure, the player takes the abbot back
@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 from carca_bot.engine.checks import placed_turn
 from carca_bot.engine.errors import IllegalMove
+from carca_bot.engine.outcome import Outcome, apply
 from carca_bot.engine.phase import Figure, Turn
-from carca_bot.engine.scoring import award, feature_name, feature_points
+from carca_bot.engine.scoring import feature_name, feature_points
 
 if TYPE_CHECKING:
     from carca_bot.engine.state import GameState
@@ -33,16 +34,18 @@ def recall(game: GameState, player: int) -> None:
     root = game.board.find(abbot.node)
     if game.board.is_complete(root):
         raise IllegalMove("abbot_completes")
-    score_recall(game, abbot, root)
+    apply(game, score_recall(game, abbot, root))
     game.turn = Turn(turn.player, turn.tile, turn.pos, turn.rot, turn.touched, turn.deploy,
                      True, turn.token, turn.token_first, turn.barn_node)
 
 
-def score_recall(game: GameState, abbot: Figure, root: int) -> None:
+def score_recall(game: GameState, abbot: Figure, root: int) -> Outcome:
+    """The abbot's monastery or garden scored as at the game's end, and the abbot home."""
     feat = game.board.features[root]
     assert feat is not None
     points, reason, params = feature_points(game.board, feat, final=True)
-    award(game, (abbot.player,), points, feature_name(feat), "abbot_recalled",
-          {"counted": reason, **params}, (feat.pos,))
-    game.figures.remove(abbot)
-    game.hand[abbot.player]["abbot"] += 1
+    outcome = Outcome.empty(len(game.players))
+    outcome.award((abbot.player,), points, feature_name(feat), "abbot_recalled",
+                  {"counted": reason, **params}, (feat.pos,))
+    outcome.home.append(abbot)
+    return outcome

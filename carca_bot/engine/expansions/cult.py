@@ -1,4 +1,4 @@
-"""The Cult (RULES.md 2.10): shrines, the one-pair limit, and challenges.
+"""The Cult (docs/RULES.md 2.10): shrines, the one-pair limit, and challenges.
 
 Hooks: `placement` (a monastery or shrine may face at most one rival) and
 `turn_scoring` (a completed, occupied building chases the followers of an
@@ -65,14 +65,14 @@ def challenges(scorer: ScorerState, completed: list[int], winners: list[int]) ->
             loser = scorer.board.find(scorer.board.building_node(square))
             if loser in completed:
                 continue  # both completed by the same tile: both scored
-            chased = figures_on(scorer.board, scorer.game.figures, loser)
+            chased = figures_on(scorer.board, scorer.standing(), loser)
             chased = [f for f in chased if all(f is not g for g, _, _ in scorer.leaving)]
             if not chased:
                 continue
             loser_feat = scorer.board.features[loser]
             assert loser_feat is not None
             players = tuple(sorted({f.player for f in chased}))
-            scorer.game.events.append(Event(
+            scorer.outcome.events.append(Event(
                 "challenge", players, feature=loser_feat.building, tiles=(square,),
                 reason="challenge", params={"winner": feat.building, "winner_at": feat.pos,
                                             "loser": loser_feat.building,

@@ -1,4 +1,4 @@
-"""The River (RULES.md section 4, item 4): the spring, river tiles first, the lake last.
+"""The River (docs/RULES.md section 4, item 4): the spring, river tiles first, the lake last.
 
 Hooks: `placement` (a river tile continues the river, no U-turn, no third turn
 the same way). The draw order lives here too (`drawable`), used by the supply.
@@ -26,7 +26,7 @@ class Game(Protocol):
 
 @dataclass
 class River:
-    """The river's open end and the turns it has taken (RULES.md section 4, item 4)."""
+    """The river's open end and the turns it has taken (docs/RULES.md section 4, item 4)."""
 
     open_end: tuple[Pos, int] | None = None  # square to fill, and its side facing the river
     turns: list[str] = field(default_factory=list)  # "L", "R" for curves, "S" for straights
@@ -84,8 +84,7 @@ def placement(game: Game, tile: TileType, pos: Pos, shape: Shape) -> IllegalMove
 
 def in_river_phase(game: Game) -> bool:
     """Whether river tiles are still to come: they are drawn before all others."""
-    supply = game.supply
-    return any(supply[t] > 0 for t in game.river_tiles)
+    return any(map(game.supply.__getitem__, game.river_tiles))  # counts are never negative
 
 
 def drawable(game: Game, left: list[str]) -> list[str]:

@@ -1,4 +1,4 @@
-"""The Tunnel (RULES.md 2.11): token pairs that link two road ends.
+"""The Tunnel (docs/RULES.md 2.11): token pairs that link two road ends.
 
 The `PlaceToken` step is here; linking the two roads is the board's job
 (`Board.link_tunnel`), and the catalogue splits AM12's road with this expansion.
