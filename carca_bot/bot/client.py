@@ -90,7 +90,8 @@ class CarcaBot(discord.Client):
 
     async def setup_hook(self) -> None:
         if self._service is None:
-            self._service = await GameService.open(self.settings.database)
+            self._service = await GameService.open(self.settings.database,
+                                                   limits=self.settings.limits)
         self.add_dynamic_items(GameButton, ChoiceSelect)
         if self.settings.warm_up:  # in the render thread, so boards simply queue behind it
             from carca_bot.render.board import warm_up

@@ -130,9 +130,10 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
                                   auto_play=auto_play and timer is not None,
                                   max_players=players)
             place, host = where(interaction), who(interaction)
-            if thread:
+            if thread:  # refused before the thread is made, so a refusal leaves none behind
+                await service().check_can_create(place.guild, host.id, new_thread=True)
                 place = await bot.new_thread(interaction, host.name)
-            view: TurnView = await service().create(place, host, options)
+            view: TurnView = await service().create(place, host, options, new_thread=thread)
             ex = ", ".join(sorted(chosen)).replace("_", "\\_") or "base game"
             timer_line = text.timer_words(view)
             lobby_post = (f"**{safe_name(host.name)}** opened Carcassonne game #{view.game_id} "
