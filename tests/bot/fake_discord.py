@@ -93,6 +93,7 @@ class FakeDiscord:
         self.base = ""
         self.fail_next: int | None = None  # answer the next request with this status
         self.cdn: dict[str, bytes] = {}  # files users "uploaded", served as Discord's CDN does
+        self.downloads: list[str] = []  # names of the uploaded files the bot fetched
 
     # -- running ------------------------------------------------------------------
 
@@ -151,6 +152,7 @@ class FakeDiscord:
                 "content_type": sniff(data)}
 
     async def _cdn(self, request: web.Request) -> web.Response:
+        self.downloads.append(request.match_info["name"])
         data = self.cdn.get(request.match_info["name"])
         if data is None:
             return web.Response(status=404)
