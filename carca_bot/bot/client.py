@@ -279,6 +279,9 @@ class CarcaBot(discord.Client):
         """A reminder to the late player, or after an auto-played turn: what was played,
         the board, and who is next."""
         view = report.view
+        if report.reason == "lobby_expired":
+            await self.lobby_expired(report)
+            return
         late = f"**{safe_name(report.name)}**"
         files: list[discord.File] = []
         if report.auto_played:
@@ -305,6 +308,21 @@ class CarcaBot(discord.Client):
                             shows=view if report.auto_played else None)
         except discord.HTTPException:
             log.warning("could not post the timer notice in channel %s", report.where.channel)
+
+
+    async def lobby_expired(self, report: TimerReport) -> None:
+        """A lobby nobody started was closed: said in its channel, pinging nobody."""
+        lifetime = self.service.limits.lobby_lifetime
+        amount, unit = (round(lifetime / 86400, 1), "day") if lifetime >= 86400 else (
+            round(lifetime / 3600, 1), "hour")
+        waited = f"{amount:g} {unit}" + ("" if amount == 1 else "s")
+        content = (f"⌛ Game #{report.game_id}, opened by **{safe_name(report.name)}**, waited "
+                   f"{waited} without starting and was closed. Open a new one with "
+                   "`/carc create`.")
+        try:
+            await self.post(report.where, content)
+        except discord.HTTPException:
+            log.warning("could not post the lobby expiry in channel %s", report.where.channel)
 
 
 class Unreachable(Exception):
