@@ -89,6 +89,7 @@ class CarcaBot(discord.Client):
                                                thread_name_prefix="render")
         self._timer_task: asyncio.Task[None] | None = None
         self._owed_failures: set[int] = set()  # games whose owed post failed (logged once)
+        self.caught_up = asyncio.Event()  # set once the posts owed at start-up were tried
         self.latencies: deque[float] = deque(maxlen=1000)
         self.tree.add_command(build_group(self))
 
@@ -218,6 +219,7 @@ class CarcaBot(discord.Client):
         # Posts left owed by the last run are delivered at once: nothing of this process
         # can still be posting them.
         await self._deliver_quietly(min_age=0.0)
+        self.caught_up.set()
         while True:
             await asyncio.sleep(TIMER_PERIOD)
             try:

@@ -29,6 +29,7 @@ def channel_posts(requests: list[Request]) -> list[Request]:
 
 async def refused_move(h: BotHarness) -> tuple[Player, Player]:
     """The player to act confirms a whole turn; Discord refuses its public post once."""
+    await asyncio.wait_for(h.bot.caught_up.wait(), 10)  # the start-up delivery is over
     first, other = await started(h)
     user = User(str(first[0]), first[1])
     x, y, rot = (await h.bot.service.legal_moves(place_of(h), user)).placements[0]
@@ -68,11 +69,7 @@ async def test_a_post_owed_before_a_restart_is_delivered_once(tmp_path: Path) ->
             _, other = await refused_move(h)
         start = len(fake.requests)
         async with offline_bot(db, fake=fake) as again:
-            for _ in range(500):  # the start-up delivery runs in the timer task
-                if channel_posts(fake.since(start)):
-                    break
-                await asyncio.sleep(0.02)
-            await asyncio.sleep(0.1)
+            await asyncio.wait_for(again.bot.caught_up.wait(), 10)  # in the timer task
             assert await again.bot.deliver_pending(min_age=0.0) == 0
             (post,) = channel_posts(fake.since(start))
             assert f"<@{other[0]}>" in post.content
