@@ -211,19 +211,45 @@ class Actions:
         if components is not None and components.children:
             kwargs["view"] = components
         content = text.clip(reply.content)
-        elsewhere = (reply.public and reply.view is not None
-                     and reply.view.where.channel != str(interaction.channel_id or 0))
+        shown = reply.view if reply.public else None
+        elsewhere = (shown is not None
+                     and shown.where.channel != str(interaction.channel_id or 0))
+        try:
+            if elsewhere:
+                assert shown is not None
+                channel = self.bot.get_partial_messageable(int(shown.where.channel))
+                await channel.send(content, **kwargs)
+            else:
+                await interaction.followup.send(content, ephemeral=not reply.public, **kwargs)
+        except discord.HTTPException as exc:
+            if shown is None:
+                raise
+            await self.not_posted(interaction, shown, exc)
+            return
+        if shown is not None:
+            await self.bot.posted(shown)
         if elsewhere:
-            assert reply.view is not None
-            channel = self.bot.get_partial_messageable(int(reply.view.where.channel))
-            await channel.send(content, **kwargs)
+            assert shown is not None
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
             await interaction.followup.send(
-                f"Done: game #{reply.view.game_id} is played in <#{reply.view.where.channel}>.",
+                f"Done: game #{shown.game_id} is played in <#{shown.where.channel}>.",
                 ephemeral=True, allowed_mentions=NO_PINGS)
-            return
-        await interaction.followup.send(content, ephemeral=not reply.public, **kwargs)
+
+    async def not_posted(self, interaction: discord.Interaction[Any], view: TurnView,
+                         exc: discord.HTTPException) -> None:
+        """The command was stored but Discord refused its public post: say so privately;
+        a change the channel is owed is posted later by the timer loop."""
+        log.warning("game %s: public post refused (HTTP %s)", view.game_id, exc.status)
+        owed = any(p.game_id == view.game_id for p in await self.service.pending_posts(500))
+        later = ("It will be posted there as soon as Discord takes it." if owed else
+                 "Check the game with `/carc status`.")
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
+        await interaction.followup.send(
+            f"Your command was saved (game #{view.game_id}), but I could not post it in the "
+            f"channel just now. {later} Do not repeat it.", ephemeral=True,
+            allowed_mentions=NO_PINGS)
 
     # -- building replies -----------------------------------------------------------
 

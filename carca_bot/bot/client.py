@@ -26,12 +26,20 @@ from carca_bot.bot.commands import build_group
 from carca_bot.bot.config import Settings
 from carca_bot.bot.safe import NO_PINGS, pinging, plain, safe_name
 from carca_bot.engine.game import Game
-from carca_bot.service import GameService, NotAllowed, TimerReport, Where
+from carca_bot.service import (
+    GameService,
+    NotAllowed,
+    ServiceError,
+    TimerReport,
+    TurnView,
+    Where,
+)
 
 log = logging.getLogger("carca_bot.bot")
 TIMER_PERIOD = 60.0  # seconds between checks of turn deadlines
 SHUTDOWN_GRACE = 20.0  # seconds commands in flight get to finish
 TIMER_BOARD_BYTES = 8 * 1024 * 1024  # within any server's upload limit
+OWED_POST_AGE = 30.0  # seconds a command has to post its own result before the timer does
 
 
 TOKEN_IN_PATH = re.compile(r"(/(?:interactions|webhooks)/\d+/)[^/\s?'\"]+")
@@ -80,6 +88,8 @@ class CarcaBot(discord.Client):
         self._render_pool = ThreadPoolExecutor(max_workers=settings.render_threads,
                                                thread_name_prefix="render")
         self._timer_task: asyncio.Task[None] | None = None
+        self._owed_failures: set[int] = set()  # games whose owed post failed (logged once)
+        self.caught_up = asyncio.Event()  # set once the posts owed at start-up were tried
         self.latencies: deque[float] = deque(maxlen=1000)
         self.tree.add_command(build_group(self))
 
@@ -90,7 +100,8 @@ class CarcaBot(discord.Client):
 
     async def setup_hook(self) -> None:
         if self._service is None:
-            self._service = await GameService.open(self.settings.database)
+            self._service = await GameService.open(self.settings.database,
+                                                   limits=self.settings.limits)
         self.add_dynamic_items(GameButton, ChoiceSelect)
         if self.settings.warm_up:  # in the render thread, so boards simply queue behind it
             from carca_bot.render.board import warm_up
@@ -182,8 +193,10 @@ class CarcaBot(discord.Client):
 
     async def post(self, place: Where, content: str, view: discord.ui.View | None = None,
                    pings: list[str] | None = None,
-                   files: list[discord.File] | None = None) -> None:
-        """A message of the bot's own in a game's channel or thread."""
+                   files: list[discord.File] | None = None,
+                   shows: TurnView | None = None) -> None:
+        """A message of the bot's own in a game's channel or thread; once sent, the game
+        as `shows` is marked posted (its changes are no longer owed to the channel)."""
         channel = self.get_partial_messageable(int(place.channel))
         kwargs: dict[str, Any] = {"allowed_mentions": pinging(*(pings or []))}
         if view is not None and view.children:
@@ -191,8 +204,22 @@ class CarcaBot(discord.Client):
         if files:
             kwargs["files"] = files
         await channel.send(text.clip(content), **kwargs)
+        if shows is not None:
+            await self.posted(shows)
+
+    async def posted(self, view: TurnView) -> None:
+        """The channel saw the game at `view.version`: nothing before it is owed."""
+        try:
+            await self.service.mark_posted(view.game_id, view.version)
+        except ServiceError:  # posted twice at worst, never lost
+            log.warning("game %s: could not note post of version %s", view.game_id,
+                        view.version)
 
     async def _timers(self) -> None:
+        # Posts left owed by the last run are delivered at once: nothing of this process
+        # can still be posting them.
+        await self._deliver_quietly(min_age=0.0)
+        self.caught_up.set()
         while True:
             await asyncio.sleep(TIMER_PERIOD)
             try:
@@ -200,11 +227,63 @@ class CarcaBot(discord.Client):
                     await self.announce_timer(report)
             except Exception:  # keep the loop alive; the next period tries again
                 log.exception("turn timer check failed")
+            await self._deliver_quietly(OWED_POST_AGE)
+
+    async def _deliver_quietly(self, min_age: float) -> None:
+        try:
+            await self.deliver_pending(min_age)
+        except Exception:  # the next period tries again
+            log.exception("delivering owed posts failed")
+
+    async def deliver_pending(self, min_age: float = OWED_POST_AGE) -> int:
+        """Post the committed changes a channel was not shown (a refused or lost post),
+        oldest first; those only `min_age` seconds old are left to the command still
+        posting them. A failed send stays owed for the next period. Returns posts sent."""
+        sent = 0
+        now = self.service.clock()
+        for owed in await self.service.pending_posts():
+            if now - owed.since < min_age:
+                continue
+            try:
+                catch = await self.service.events_since(owed.game_id, owed.posted_version)
+            except ServiceError as exc:
+                self._failed_once(owed.game_id, f"cannot be read ({exc.message})")
+                continue
+            view = catch.view
+            files: list[discord.File] = []
+            board = await self.service.game(view.where, view.game_id)
+            if board is not None:
+                png = await self.render_board(board, TIMER_BOARD_BYTES)
+                files.append(discord.File(io.BytesIO(png), filename="board.png",
+                                          description="The board"))
+            content = text.catch_up(view, catch.lines, catch.played)
+            try:
+                await self.post(view.where, content, row_for(view, None, private=False),
+                                text.pinged(view), files)
+            except discord.HTTPException as exc:
+                self._failed_once(owed.game_id, f"could not be posted (HTTP {exc.status})")
+                continue
+            await self.service.mark_posted(view.game_id, catch.version)
+            self._owed_failures.discard(view.game_id)
+            sent += 1
+            log.info("game=%s outcome=owed_post_delivered version=%s", view.game_id,
+                     catch.version)
+        return sent
+
+    def _failed_once(self, game_id: int, why: str) -> None:
+        """One warning per game, not one every period while Discord refuses."""
+        if game_id not in self._owed_failures:
+            self._owed_failures.add(game_id)
+            log.warning("game %s: an owed public post %s; retrying every %.0f s", game_id,
+                        why, TIMER_PERIOD)
 
     async def announce_timer(self, report: TimerReport) -> None:
         """A reminder to the late player, or after an auto-played turn: what was played,
         the board, and who is next."""
         view = report.view
+        if report.reason == "lobby_expired":
+            await self.lobby_expired(report)
+            return
         late = f"**{safe_name(report.name)}**"
         files: list[discord.File] = []
         if report.auto_played:
@@ -227,9 +306,25 @@ class CarcaBot(discord.Client):
             pings = [report.user_id] if report.user_id else []
         components = row_for(view, None, private=False)
         try:
-            await self.post(view.where, content, components, pings, files)
+            await self.post(view.where, content, components, pings, files,
+                            shows=view if report.auto_played else None)
         except discord.HTTPException:
             log.warning("could not post the timer notice in channel %s", report.where.channel)
+
+
+    async def lobby_expired(self, report: TimerReport) -> None:
+        """A lobby nobody started was closed: said in its channel, pinging nobody."""
+        lifetime = self.service.limits.lobby_lifetime
+        amount, unit = (round(lifetime / 86400, 1), "day") if lifetime >= 86400 else (
+            round(lifetime / 3600, 1), "hour")
+        waited = f"{amount:g} {unit}" + ("" if amount == 1 else "s")
+        content = (f"⌛ Game #{report.game_id}, opened by **{safe_name(report.name)}**, waited "
+                   f"{waited} without starting and was closed. Open a new one with "
+                   "`/carc create`.")
+        try:
+            await self.post(report.where, content)
+        except discord.HTTPException:
+            log.warning("could not post the lobby expiry in channel %s", report.where.channel)
 
 
 class Unreachable(Exception):

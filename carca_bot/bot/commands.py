@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import json
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -29,7 +27,6 @@ if TYPE_CHECKING:
     from carca_bot.bot.client import CarcaBot
 
 Interaction = discord.Interaction[Any]
-MAX_RECORD_BYTES = 256 * 1024  # a whole 6-player game with every expansion is about 15 KiB
 # Free text is short by nature here; Discord enforces these lengths before we see it.
 Text30 = app_commands.Range[str, 1, 30]
 Text200 = app_commands.Range[str, 0, 200]
@@ -45,59 +42,17 @@ WAGON_RULES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name="c1: a feature connected to the scored one", value="c1")]
 
 
-MAX_JSON_DEPTH = 64  # a record nests four levels; deeper is hostile
-
-
-def _depth(text: str) -> int:
-    """The deepest nesting of brackets, counted without parsing (strings skipped)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
-def _load_json(raw: bytes, name: str) -> Any:
-    """Decode a record off the event loop's thread; refuse deep nesting before parsing."""
-    try:
-        body = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise BadInput(f"{name} is not a JSON game record (it is not UTF-8 text)") from None
-    if _depth(body) > MAX_JSON_DEPTH:
-        raise BadInput(f"{name} is not a game record: its JSON nests deeper than "
-                       f"{MAX_JSON_DEPTH} levels")
-    try:
-        return json.loads(body)
-    except ValueError as exc:
-        raise BadInput(f"{name} is not a JSON game record (line {getattr(exc, 'lineno', '?')}"
-                       ": broken JSON)") from None
-
-
-async def read_record(record: discord.Attachment) -> Any:
+async def read_record(record: discord.Attachment, limit: int) -> bytes:
+    """The attachment's bytes; its announced size is checked first, so a huge upload is
+    never fetched. Decoding, the other bounds and the replay are the service's, off the loop."""
     name = file_name(record.filename)
-    if record.size > MAX_RECORD_BYTES:
+    if record.size > limit:
         raise BadInput(f"that file is {record.size // 1024} KiB; a game record is at "
-                       f"most {MAX_RECORD_BYTES // 1024} KiB")
+                       f"most {limit // 1024} KiB")
     try:
-        raw = await record.read()
+        return await record.read()
     except discord.HTTPException:
         raise BadInput(f"{name} could not be downloaded from Discord: try again") from None
-    if len(raw) > MAX_RECORD_BYTES:
-        raise BadInput(f"that file is over {MAX_RECORD_BYTES // 1024} KiB")
-    return await asyncio.to_thread(_load_json, raw, name)
 
 
 def build_group(bot: CarcaBot) -> app_commands.Group:
@@ -130,9 +85,10 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
                                   auto_play=auto_play and timer is not None,
                                   max_players=players)
             place, host = where(interaction), who(interaction)
-            if thread:
+            if thread:  # refused before the thread is made, so a refusal leaves none behind
+                await service().check_can_create(place.guild, host.id, new_thread=True)
                 place = await bot.new_thread(interaction, host.name)
-            view: TurnView = await service().create(place, host, options)
+            view: TurnView = await service().create(place, host, options, new_thread=thread)
             ex = ", ".join(sorted(chosen)).replace("_", "\\_") or "base game"
             timer_line = text.timer_words(view)
             lobby_post = (f"**{safe_name(host.name)}** opened Carcassonne game #{view.game_id} "
@@ -359,10 +315,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
     @app_commands.describe(record="A carca-record/1 file, e.g. from /carc export")
     async def import_(interaction: Interaction, record: discord.Attachment) -> None:
         async def work() -> Reply:
-            if record.size > MAX_RECORD_BYTES:
-                raise BadInput(f"that file is {record.size // 1024} KiB; a game record is at "
-                               f"most {MAX_RECORD_BYTES // 1024} KiB")
-            data = await read_record(record)
+            data = await read_record(record, service().limits.record_bytes)
             view = await service().import_record(where(interaction), who(interaction), data)
             reply = await act.public_move(view, None)
             reply.content = text.clip(

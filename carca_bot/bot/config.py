@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from carca_bot.service import Limits
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
@@ -23,6 +26,7 @@ class Settings:
     render_threads: int = 2  # the board and a tile image are drawn side by side
     rate_limit: int = 8  # commands per user in any 10 seconds
     warm_up: bool = True  # prepare the renderer at start-up rather than on the first board
+    limits: Limits = field(default_factory=Limits)  # what one user or server may hold
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -40,6 +44,7 @@ class Settings:
             default_timer=_whole(env, "CARCA_DEFAULT_TIMER", minimum=60),
             render_threads=_whole(env, "CARCA_RENDER_THREADS", minimum=1) or 2,
             rate_limit=_whole(env, "CARCA_RATE_LIMIT", minimum=1) or 8,
+            limits=_limits(env.get("CARCA_LIMITS", "")),
         )
 
 
@@ -56,6 +61,33 @@ def _whole(env: Mapping[str, str], name: str, minimum: int) -> int | None:
     return value
 
 
+LIMIT_NAMES = tuple(f.name for f in dataclasses.fields(Limits))
+FLOAT_LIMITS = ("lobby_lifetime", "import_seconds")  # seconds; the rest are counts or bytes
+
+
+def _limits(raw: str) -> Limits:
+    """`CARCA_LIMITS`: comma-separated `name=value` pairs overriding `Limits`' defaults."""
+    changed: dict[str, int | float] = {}
+    for item in raw.split(","):
+        if not item.strip():
+            continue
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if key not in LIMIT_NAMES:
+            raise ConfigError(f"CARCA_LIMITS: unknown limit {key[:40]!r}; the limits are "
+                              f"{', '.join(LIMIT_NAMES)}")
+        if not eq or not value:
+            raise ConfigError(f"CARCA_LIMITS: {key} needs a value ({key}=NUMBER)")
+        try:
+            number: int | float = float(value) if key in FLOAT_LIMITS else int(value)
+        except ValueError:
+            raise ConfigError(f"CARCA_LIMITS: {key} must be a number, not {value[:40]!r}"
+                              ) from None
+        if not 0 < number < 10**12:
+            raise ConfigError(f"CARCA_LIMITS: {key} must be more than 0")
+        changed[key] = number
+    return Limits(**changed)  # type: ignore[arg-type]
+
+
 NO_TOKEN_HELP = """\
 DISCORD_TOKEN is not set, so the bot cannot connect to Discord.
 
@@ -64,8 +96,11 @@ To run the bot:
      add a bot to it and copy the bot's token.
   2. Invite it to your server (see "Deploying" in README.md for the link and the
      permissions it needs).
-  3. Start it with the token in the environment:
-       DISCORD_TOKEN=your-token carca-bot run
+  3. Put the token in an env file only you can read (never on a command line,
+     where `ps` and shell history show it), e.g. carca.env holding the line
+       DISCORD_TOKEN=paste-the-token-here
+     then start the bot with it in the environment:
+       set -a && . ./carca.env && set +a && .venv/bin/carca-bot run
 
 To play without Discord, on this computer:
   carca-bot local --demo     # watch a whole game played in seconds

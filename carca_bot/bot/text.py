@@ -6,6 +6,7 @@ names come from players and imported records, sentences may hold those names.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -138,6 +139,16 @@ def public_update(view: TurnView, actor: str | None = None,
         lines.append(f"Scores: {scores_line(view)} · tiles left: {view.tiles_left}")
     lines.append(final_line(view) if view.finished else next_line(view, tile))
     return clip("\n".join(line for line in lines if line))
+
+
+def catch_up(view: TurnView, lines: Iterable[str],
+             played: Iterable[dict[str, Any]]) -> str:
+    """A public post delivered late (Discord refused it, or the bot restarted first):
+    what was played and said since the last post, then the game as it is now."""
+    said = [f"• {d}" for d in (describe_action(a) for a in played) if d]
+    now = dataclasses.replace(view, events=tuple(lines))
+    head = f"📬 Game #{view.game_id}: this could not be posted when it happened."
+    return clip("\n".join([head, *said, public_update(now)]))
 
 
 def final_line(view: TurnView) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -82,12 +83,19 @@ UNLIMITED = Limits(lobbies_per_user=10**6, lobbies_per_server=10**6, games_per_u
                    games_per_server=10**6, threads_per_day=10**6, imports_per_hour=10**6)
 
 
-async def start_bot(fake: FakeDiscord, db: Path) -> tuple[CarcaBot, _Errors]:
-    # One harness serves many hypothesis examples, each opening games: no limits here
-    # (tests/bot/test_limits.py sets its own).
-    service = await GameService.open(db, synchronous="NORMAL", limits=UNLIMITED)
-    bot = CarcaBot(Settings(token="test-token", database=str(db), rate_limit=10_000,
-                            warm_up=False), service=service)
+async def start_bot(fake: FakeDiscord, db: Path,
+                    env: dict[str, str] | None = None) -> tuple[CarcaBot, _Errors]:
+    """With `env`, the settings come from it and the bot opens the service itself, as
+    `carca-bot run` does; without, a service with no limits (one harness serves many
+    hypothesis examples, each opening games)."""
+    if env is not None:
+        settings = Settings.from_env({"DISCORD_TOKEN": "test-token", "CARCA_DB": str(db),
+                                      "CARCA_RATE_LIMIT": "10000", **env})
+        bot = CarcaBot(dataclasses.replace(settings, warm_up=False))
+    else:
+        service = await GameService.open(db, synchronous="NORMAL", limits=UNLIMITED)
+        bot = CarcaBot(Settings(token="test-token", database=str(db), rate_limit=10_000,
+                                warm_up=False), service=service)
     errors = _Errors()
     logging.getLogger("discord").addHandler(errors)
     logging.getLogger("carca_bot").addHandler(errors)
@@ -96,13 +104,17 @@ async def start_bot(fake: FakeDiscord, db: Path) -> tuple[CarcaBot, _Errors]:
 
 
 @asynccontextmanager
-async def offline_bot(db: Path) -> AsyncIterator[BotHarness]:
-    """A logged-in bot on `db`, talking to a fake Discord; closed and stopped afterwards."""
-    fake = FakeDiscord()
-    await fake.start()
+async def offline_bot(db: Path, env: dict[str, str] | None = None,
+                      fake: FakeDiscord | None = None) -> AsyncIterator[BotHarness]:
+    """A logged-in bot on `db`, talking to a fake Discord (a new one unless given);
+    closed and stopped afterwards."""
+    own = fake is None
+    fake = fake or FakeDiscord()
+    if own:
+        await fake.start()
     try:
         with fake.routed():
-            bot, errors = await start_bot(fake, db)
+            bot, errors = await start_bot(fake, db, env)
             h = BotHarness(fake, bot, Interactions(fake), errors, db)
             try:
                 yield h
@@ -111,7 +123,8 @@ async def offline_bot(db: Path) -> AsyncIterator[BotHarness]:
                 for name in ("discord", "carca_bot"):
                     logging.getLogger(name).removeHandler(h.errors)
     finally:
-        await fake.stop()
+        if own:
+            await fake.stop()
 
 
 @pytest.fixture

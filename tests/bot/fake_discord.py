@@ -12,7 +12,7 @@ import asyncio
 import itertools
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,7 +92,10 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self.base = ""
         self.fail_next: int | None = None  # answer the next request with this status
+        # Answer the next request each predicate matches with its status (each used once).
+        self.fail_when: list[tuple[Callable[[Request], bool], int]] = []
         self.cdn: dict[str, bytes] = {}  # files users "uploaded", served as Discord's CDN does
+        self.downloads: list[str] = []  # names of the uploaded files the bot fetched
 
     # -- running ------------------------------------------------------------------
 
@@ -151,6 +154,7 @@ class FakeDiscord:
                 "content_type": sniff(data)}
 
     async def _cdn(self, request: web.Request) -> web.Response:
+        self.downloads.append(request.match_info["name"])
         data = self.cdn.get(request.match_info["name"])
         if data is None:
             return web.Response(status=404)
@@ -177,6 +181,10 @@ class FakeDiscord:
         if self.fail_next is not None:
             status, self.fail_next = self.fail_next, None
             return _json({"message": "simulated failure", "code": 0}, status)
+        for rule in self.fail_when:
+            if rule[0](recorded):
+                self.fail_when.remove(rule)
+                return _json({"message": "simulated failure", "code": 50013}, rule[1])
         return _json(self._answer(recorded))
 
     def _answer(self, req: Request) -> Any:
