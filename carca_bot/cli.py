@@ -86,7 +86,7 @@ def _run(args: argparse.Namespace) -> int:
 def _local(args: argparse.Namespace) -> int:
     import asyncio
 
-    from carca_bot.local import run
+    from carca_bot.local.play import run
     from carca_bot.ops import database_problem
     from carca_bot.render.board import render_board, render_your_tile
 

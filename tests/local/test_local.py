@@ -12,7 +12,8 @@ import pytest
 from carca_bot import cli
 from carca_bot.engine.game import Game
 from carca_bot.engine.record import replay
-from carca_bot.local import add_arguments, run
+from carca_bot.local import add_arguments
+from carca_bot.local.play import run
 from tests.service.helpers import rig
 
 
