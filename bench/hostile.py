@@ -26,9 +26,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from carca_bot.engine.catalogue import EXPANSIONS
-from carca_bot.engine.game import Game, Phase
+from carca_bot.engine.randomplay import random_game
 from carca_bot.engine.record import parse_record, write_record
-from carca_bot.service.play_auto import auto_move
 from tests.bot.conftest import ANA, BEN, BotHarness, offline_bot
 from tests.bot.fake_discord import Interactions
 
@@ -39,29 +38,9 @@ LONG_NAME = 2500
 
 def long_game(seed: int = 7) -> dict[str, Any]:
     """A whole random 6-player game with every expansion, as a record."""
-    rng = random.Random(seed)
     record = parse_record({"format": "carca-record/1", "players": [f"P{i}" for i in range(6)],
                            "expansions": list(EXPANSIONS), "seed": seed, "actions": []})
-    game = Game(record.setup)
-    while not game.finished:
-        player = game.deciding
-        assert player is not None
-        if game.phase is not Phase.TILE or game.current != player:
-            auto_move(game, player)
-            continue
-        tile = game.draw()
-        placements = game.legal_placements(tile)
-        if not placements:
-            game.discard(player, tile)
-            continue
-        spot = rng.choice(placements)
-        game.place_tile(player, tile, spot.pos, spot.rot)
-        deployments = game.legal_deployments()
-        if deployments and rng.random() < 0.5:
-            pick = rng.choice(deployments)
-            game.deploy(player, pick.figure, pick.on)
-        game.end_turn(player)
-    return write_record(game)
+    return write_record(random_game(record.setup, random.Random(seed)))
 
 
 def renamed(record: dict[str, Any], length: int, actions: int = 30) -> dict[str, Any]:
