@@ -11,15 +11,13 @@ get `plain` (cleaned and clipped: a backslash there would show as is).
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 
 import discord
 
+from carca_bot.engine.limits import one_line as clean  # one cleaner for every layer
+
 NAME_LIMIT = 32  # characters of a name shown in a message
-# Control, format (bidi overrides and isolates, zero-width), surrogate, private-use,
-# unassigned, and line/paragraph separators: none belongs in a one-line name.
-_DROP = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 # Everything Discord's markdown gives a meaning to; a backslash makes it literal.
 _MARKUP = re.compile(r"([\\*_~`|<>\[\]#@])")
 _URL = re.compile(r"(?i)(?<=[a-z0-9]):(?=//)")  # "https://" autolinks; "https\://" does not
@@ -35,20 +33,6 @@ def pinging(*user_ids: str | int | None) -> discord.AllowedMentions:
     users = [discord.Object(int(u)) for u in wanted]
     return discord.AllowedMentions(everyone=False, roles=False, users=users,
                                    replied_user=False)
-
-
-def clean(text: str) -> str:
-    """NFC, one line, without the invisible characters that reorder or hide text."""
-    text = unicodedata.normalize("NFC", str(text))
-    kept = []
-    for ch in text:
-        category = unicodedata.category(ch)
-        if category in _DROP:
-            if ch in "\n\r\t\v\f\u2028\u2029\x85":
-                kept.append(" ")
-            continue
-        kept.append(ch)
-    return re.sub(r" {2,}", " ", "".join(kept)).strip()
 
 
 def clip(text: str, limit: int) -> str:
@@ -102,3 +86,7 @@ def sentence(text: str, names: Iterable[str] = ()) -> str:
     text = _ARTICLE.sub(r"\1n ", safe_text(text, names))
     text = _AFTER_STOP.sub(lambda m: m.group(1) + m.group(2).upper(), text)
     return text[:1].upper() + text[1:]
+
+
+__all__ = ["NAME_LIMIT", "NO_PINGS", "clean", "clip", "escape", "file_name", "pinging", "plain",
+           "safe_name", "safe_text", "sentence"]

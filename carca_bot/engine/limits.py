@@ -15,6 +15,7 @@ over 50 times for a compact record and over 14 for the most bloated layout.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 
@@ -66,6 +67,22 @@ MAX_SEED = 2**63 - 1
 """A seed is a whole number from 0 to this (a signed 64-bit integer, as databases store)."""
 
 ZERO_WIDTH_JOINER = "\u200d"
+# Control, format (bidi overrides and isolates, zero-width), surrogate, private-use,
+# unassigned, and line/paragraph separators: none belongs in a one-line name.
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+_BREAKS = "\n\r\t\v\f\u2028\u2029\x85"
+
+
+def one_line(text: str) -> str:
+    """User text as one plain line (NFC), for showing it anywhere: breaks become spaces,
+    characters that hide or reorder text are dropped, runs of spaces become one."""
+    kept = []
+    for char in unicodedata.normalize("NFC", str(text)):
+        if unicodedata.category(char) not in _HIDDEN:
+            kept.append(char)
+        elif char in _BREAKS:
+            kept.append(" ")
+    return re.sub(r" {2,}", " ", "".join(kept)).strip()
 
 
 def text_problem(text: str) -> str | None:

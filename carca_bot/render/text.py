@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import unicodedata
 from functools import lru_cache
 
 from PIL import ImageDraw, ImageFont
 
+from carca_bot.engine.limits import one_line
 from carca_bot.render.palette import RGB
 
 INK: RGB = (40, 34, 30)
@@ -22,19 +22,6 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 def width(text: str, size: int) -> int:
     left, _, right, _ = font(size).getbbox(text)
     return int(right - left)
-
-
-def one_line(text: str) -> str:
-    """User text as one plain line: breaks and tabs become spaces; other control, format
-    (bidi overrides, zero-width) and lone surrogate characters are dropped."""
-    out: list[str] = []
-    for ch in text:
-        cat = unicodedata.category(ch)
-        if ch in "\t\n\r\v\f\x85\u2028\u2029":
-            out.append(" ")
-        elif cat not in ("Cc", "Cf", "Cs"):
-            out.append(ch)
-    return "".join(out)
 
 
 def fit(text: str, size: int, max_width: int) -> str:
