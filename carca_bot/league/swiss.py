@@ -12,12 +12,13 @@ stricter:
 First-player balance: a player's balance is games as first player minus games as second.
 Two players with the same non-zero balance cannot meet without one of them going to
 two, so that pairing is avoided in step 1. Within a pairing the player with the lower
-balance goes first; equal balance: the one who went second in their last game, then the
-one higher in the standings.
+balance goes first; equal balance: the one who went second in their last game, then by
+board (the higher-ranked player on even boards, the lower-ranked on odd ones).
 
 Within a score group (equal wins) the top half meets the bottom half, as in the Dutch
-system; keeping the balance may float a player to the next score group; the search is a depth-first one with the failed sets of remaining players
-remembered, so a round of a few dozen players is quick.
+system; keeping the balance may float a player to the next score group. The search is
+depth-first with the failed sets of remaining players remembered, so a round of a few
+dozen players is quick.
 """
 
 from __future__ import annotations
