@@ -11,13 +11,14 @@ T = TypeVar("T")
 def circle_rounds(players: Sequence[str]) -> list[list[tuple[str, str] | tuple[str]]]:
     """Every round of a round robin by the circle method: all meet once.
 
-    The first player stays put while the others turn one place a round; with an odd
-    count an empty seat is added, and whoever faces it has the bye (a 1-tuple). In each
-    pair the first player alternates so that everyone's balance stays within one.
+    The first seat stays put while the others turn one place a round; with an odd count
+    that seat is an empty one, and whoever faces it has the bye (a 1-tuple). In each
+    pair the first player alternates (Berger tables) so that at the end everyone has
+    been first player as often as second, or one time more or less.
     """
     seats: list[str | None] = list(players)
     if len(seats) % 2:
-        seats.append(None)
+        seats.insert(0, None)
     n = len(seats)
     rounds: list[list[tuple[str, str] | tuple[str]]] = []
     for r in range(n - 1):

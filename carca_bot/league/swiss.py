@@ -56,8 +56,8 @@ def pair_swiss(players: Sequence[SwissInput]) -> SwissPairing:
     fallback: list[str | None] = [None]
     if len(order) % 2:
         bottom_up = list(reversed(order))
-        byes = [p for p in bottom_up if info[p].byes == 0]
         fallback = [*sorted(bottom_up, key=lambda p: info[p].byes)]
+        byes = [p for p in bottom_up if info[p].byes == 0] or fallback
     for colours, options in ((True, byes), (False, byes), (False, fallback)):
         for bye in options:
             pairs = _search([p for p in order if p != bye], info, rematch=False,
