@@ -69,7 +69,8 @@ def _spanish_strings() -> list[str]:
     out: list[str] = []
     for message in catalog:
         if message.id:
-            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            given = message.string
+            strings = [str(s) for s in given] if isinstance(given, (tuple, list)) else [str(given)]
             out.extend(s.format(n=70) if "{n}" in s else s for s in strings)
     return out
 
