@@ -5,10 +5,26 @@ line parses without the service's dependencies) and `play.run`."""
 from __future__ import annotations
 
 import argparse
+import os
+from collections.abc import Mapping
 
 from carca_bot.engine.catalogue import EXPANSIONS
+from carca_bot.i18n import LANGUAGES, language_of
 
 DEFAULT_DB = "carca-local.sqlite3"
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")  # the order POSIX reads them in
+
+
+def chosen_language(flag: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """`--lang` if given, else the first locale variable set (LC_ALL, LC_MESSAGES, LANG),
+    else English; a locale we have no words for reads English."""
+    if flag:
+        return language_of(flag)
+    env = os.environ if environ is None else environ
+    for variable in LOCALE_VARIABLES:
+        if env.get(variable):
+            return language_of(env[variable])
+    return language_of(None)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,6 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--expansions", default=None, metavar="LIST",
                         help=f"comma separated, or 'all': {','.join(EXPANSIONS)}")
     parser.add_argument("--seed", type=int, help="deal (and, with --demo, play) from this seed")
+    parser.add_argument("--lang", metavar="LANG", type=_language,
+                        help=f"the language to play in: {', '.join(LANGUAGES)} (default: from "
+                             "LC_ALL, LC_MESSAGES or LANG, else en)")
     parser.add_argument("--out", default="carca-boards", metavar="DIR",
                         help="where board and tile pictures go (default carca-boards)")
     start = parser.add_mutually_exclusive_group()
@@ -28,3 +47,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="start a new game even if one is unfinished (that one stays saved)")
     start.add_argument("--game", type=int, metavar="ID",
                        help="resume this unfinished game (by default: the latest one)")
+
+
+def _language(text: str) -> str:
+    """`--lang es`, `--lang es_MX`; a language we do not speak is an error, not English."""
+    chosen = language_of(text)
+    if chosen not in LANGUAGES or (chosen == "en" and not text.lower().startswith("en")):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a language we speak: {', '.join(LANGUAGES)}")
+    return chosen

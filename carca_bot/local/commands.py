@@ -7,11 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from carca_bot.i18n import Domain
 from carca_bot.service import GameService, TurnView, User, Where
+
+_T = Domain("local")
+_ = _T.gettext
 
 MOVE_VERBS = frozenset({"place", "draw", "follower", "deploy", "abbot", "mayor", "barn",
                         "recall", "tunnel", "abbey", "wagon", "confirm", "undo"})
-USAGE = {
+USAGE = {  # how each command is written: command words, typed the same in every language
     "place": "place X Y ROT [FIGURE ON]",
     "follower": "follower [FIGURE] ON",
     "deploy": "deploy FIGURE ON",
@@ -32,12 +36,13 @@ def _int(word: str, verb: str) -> int:
     try:
         return int(word)
     except ValueError:
-        raise Usage(f"{word!r} is not a number; usage: {USAGE.get(verb, verb)}") from None
+        raise Usage(_("{word} is not a number; usage: {usage}").format(
+            word=repr(word), usage=USAGE.get(verb, verb))) from None
 
 
 def _count(verb: str, args: list[str], *allowed: int) -> None:
     if len(args) not in allowed:
-        raise Usage(f"usage: {USAGE.get(verb, verb)}")
+        raise Usage(_("usage: {usage}").format(usage=USAGE.get(verb, verb)))
 
 
 async def run_move(service: GameService, where: Where, user: User, verb: str,
@@ -94,4 +99,4 @@ def _parse(service: GameService, where: Where, user: User, verb: str,
         _count(verb, args, 3)
         x, y, side = _int(args[0], verb), _int(args[1], verb), args[2].upper()
         return lambda: s.move_wagon(w, u, x, y, side)
-    raise Usage(f"unknown command {verb!r}; type help")
+    raise Usage(_("unknown command {verb}; type help").format(verb=repr(verb)))

@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
 from carca_bot.engine.catalogue import EXPANSIONS
-from carca_bot.engine.game import Game
+from carca_bot.i18n import use_language
+from carca_bot.local import chosen_language
 from carca_bot.local.saved import Table, choose_table
-from carca_bot.local.session import Terminal, demo, hot_seat, player_names
+from carca_bot.local.session import Render, RenderTile, Terminal, demo, hot_seat, player_names
 from carca_bot.service import GameOptions, GameService, ServiceError, Where
 
 
@@ -21,10 +21,15 @@ def _expansions(spec: str | None) -> frozenset[str]:
     return frozenset(EXPANSIONS) if words == {"all"} else frozenset(words)
 
 
-async def run(args: argparse.Namespace, render: Callable[[Game], bytes] | None,
+async def run(args: argparse.Namespace, render: Render | None,
               stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
-              render_tile: Callable[[Game, str], bytes] | None = None) -> int:
-    """Play in the terminal (or watch the demo); returns the exit status."""
+              render_tile: RenderTile | None = None) -> int:
+    """Play in the terminal (or watch the demo); returns the exit status.
+
+    Everything it says, and the pictures' words, are in the language `--lang` or the
+    environment chose (`chosen_language`).
+    """
+    use_language(chosen_language(getattr(args, "lang", None)))
     try:
         names = player_names(args.players, default=3 if args.demo else 2)
         options = GameOptions(expansions=_expansions(args.expansions), seed=args.seed,

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import random
 
+from carca_bot.i18n import Domain
 from carca_bot.service import Choices, GameService, TurnView, User, Where
+from carca_bot.words.english import figure_name
+
+_T = Domain("local")
+_ = _T.gettext
 
 
 async def play_random_move(service: GameService, where: Where, user: User,
@@ -21,11 +26,12 @@ async def play_random_move(service: GameService, where: Where, user: User,
     if choices.must == "wagon":
         if choices.wagon_moves and rng.random() < 0.7:
             x, y, on = rng.choice(choices.wagon_moves)
-            return await service.move_wagon(where, user, x, y, on), f"wagon to {on} at {x},{y}"
-        return await service.return_wagon(where, user), "wagon returns"
+            said = _("wagon to {on} at {square}").format(on=on, square=f"{x},{y}")
+            return await service.move_wagon(where, user, x, y, on), said
+        return await service.return_wagon(where, user), _("wagon returns")
     if choices.must == "abbey_round":
         if rng.random() < 0.5:
-            return await service.skip_abbey(where, user), "keeps the abbey"
+            return await service.skip_abbey(where, user), _("keeps the abbey")
         return await _abbey_turn(service, where, user, choices, rng)
     if choices.must == "choose":
         if rng.random() < 0.2:
@@ -33,17 +39,19 @@ async def play_random_move(service: GameService, where: Where, user: User,
         await service.draw(where, user)
         choices = await service.legal_moves(where, user)
     if choices.must == "finish":  # a turn left unconfirmed (a restart): finish it as it is
-        return await service.confirm(where, user), "confirms the turn"
+        return await service.confirm(where, user), _("confirms the turn")
     x, y, rot = rng.choice(choices.placements)
     await service.place_tile(where, user, x, y, rot)
-    return await _finish(service, where, user, rng, f"{choices.tile} at {x},{y} turned {rot}")
+    return await _finish(service, where, user, rng, _("{tile} at {square} turned {degrees}")
+                         .format(tile=choices.tile, square=f"{x},{y}", degrees=rot))
 
 
 async def _abbey_turn(service: GameService, where: Where, user: User, choices: Choices,
                       rng: random.Random) -> tuple[TurnView, str]:
     x, y = rng.choice(choices.abbey_squares)
     await service.place_abbey(where, user, x, y)
-    return await _finish(service, where, user, rng, f"abbey at {x},{y}")
+    return await _finish(service, where, user, rng,
+                         _("abbey at {square}").format(square=f"{x},{y}"))
 
 
 async def _finish(service: GameService, where: Where, user: User, rng: random.Random,
@@ -55,12 +63,13 @@ async def _finish(service: GameService, where: Where, user: User, rng: random.Ra
     if pick < len(choices.deployments):
         figure, on = choices.deployments[pick]
         await service.deploy(where, user, figure, on)
-        parts.append(f"{figure} on {on}")
+        parts.append(_("{figure} on {on}").format(figure=figure_name(figure), on=on))
     elif pick == len(choices.deployments) and choices.can_recall:
         await service.recall(where, user)
-        parts.append("recalls the abbot")
+        parts.append(_("recalls the abbot"))
     if choices.tokens and rng.random() < 0.4:
         x, y, side, pair = rng.choice(choices.tokens)
         await service.place_token(where, user, x, y, side, pair)
-        parts.append(f"token {pair} at {x},{y} {side}")
+        parts.append(_("token {pair} at {square} {side}").format(pair=pair, square=f"{x},{y}",
+                                                                 side=side))
     return await service.confirm(where, user), ", ".join(parts)

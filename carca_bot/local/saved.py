@@ -12,7 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from carca_bot.engine.catalogue import EXPANSIONS
+from carca_bot.i18n import Domain
 from carca_bot.service import GameOptions, GameRow, GameService, User, Where
+
+_T = Domain("local")
+_ = _T.gettext
 
 LOCAL = "local"
 TABLE = "terminal"  # table names start with this ("terminal" alone in older databases)
@@ -33,14 +37,16 @@ class Table:
         if self.expansions is not None:
             parts.append(expansions_text(self.expansions))
         if self.seed is not None:
-            parts.append(f"seed {self.seed}")
+            parts.append(_("seed {seed}").format(seed=self.seed))
         return "; ".join(parts)
 
 
 def expansions_text(expansions: frozenset[str]) -> str:
+    """The expansions by their ids (what `--expansions` takes), in a sentence."""
     if not expansions:
-        return "the base game only"
-    return "with " + ", ".join(e for e in EXPANSIONS if e in expansions)
+        return _("the base game only")
+    return _("with {expansions}").format(
+        expansions=", ".join(e for e in EXPANSIONS if e in expansions))
 
 
 async def unfinished(service: GameService) -> list[GameRow]:
@@ -64,11 +70,11 @@ def differences(asked: Table, saved: Table) -> list[str]:
     """What the command line asked for that the saved game is not."""
     found = []
     if asked.names is not None and sorted(asked.names) != saved.names:
-        found.append(f"players {', '.join(asked.names)}")
+        found.append(_("players {names}").format(names=", ".join(asked.names)))
     if asked.expansions is not None and asked.expansions != saved.expansions:
         found.append(expansions_text(asked.expansions))
     if asked.seed is not None and asked.seed != saved.seed:
-        found.append(f"seed {asked.seed}")
+        found.append(_("seed {seed}").format(seed=asked.seed))
     return found
 
 
@@ -84,27 +90,32 @@ async def choose_table(service: GameService, asked: Table, new: bool, game_id: i
     if game_id is not None:
         found = [r for r in rows if r.id == game_id]
         if not found:
-            listed = ", ".join(str(r.id) for r in rows) or "none"
-            return (f"there is no unfinished local game {game_id} in {db_name} "
-                    f"(unfinished games: {listed})")
+            listed = ", ".join(str(r.id) for r in rows) or _("none")
+            return _("there is no unfinished local game {game} in {db} (unfinished games: "
+                     "{listed})").format(game=game_id, db=db_name, listed=listed)
         rows = found
     if new or not rows:
         taken = await service.store.game_ids()
         return Where(LOCAL, f"{TABLE}-{max(taken, default=0) + 1}"), None
     row, others = rows[0], rows[1:]
     saved = await saved_table(service, row)
-    what = f"{', '.join(saved.names or [])}; {expansions_text(saved.expansions or frozenset())}"
-    differ = differences(asked, saved)
+    what = _("{names}; {expansions}").format(
+        names=", ".join(saved.names or []),
+        expansions=expansions_text(saved.expansions or frozenset()))
+    differ = "; ".join(differences(asked, saved))
     if differ and game_id is None:
-        return (f"{db_name} holds an unfinished game {row.id} ({what}), not the game you "
-                f"asked for ({'; '.join(differ)}).\n"
-                f"Run again with --new to start the game you asked for (game {row.id} stays "
-                f"saved: --game {row.id} resumes it), or without options to resume it.")
+        return _("{db} holds an unfinished game {game} ({what}), not the game you asked for "
+                 "({differ}).\nRun again with --new to start the game you asked for (game "
+                 "{game} stays saved: --game {game} resumes it), or without options to resume "
+                 "it.").format(db=db_name, game=row.id, what=what, differ=differ)
     if differ:
-        return (f"game {row.id} is {what}, not what you asked for ({'; '.join(differ)}): "
-                f"leave out the other options to resume it, or use --new")
-    note = (f"resuming game {row.id} ({what}) from {db_name}; to start a new game instead, "
-            f"run with --new (this one stays saved: --game {row.id} resumes it)")
+        return _("game {game} is {what}, not what you asked for ({differ}): leave out the "
+                 "other options to resume it, or use --new").format(game=row.id, what=what,
+                                                                   differ=differ)
+    note = _("resuming game {game} ({what}) from {db}; to start a new game instead, run with "
+             "--new (this one stays saved: --game {game} resumes it)").format(
+        game=row.id, what=what, db=db_name)
     if others:
-        note += f"\nother unfinished games: {', '.join(str(r.id) for r in others)} (--game ID)"
+        note += "\n" + _("other unfinished games: {games} (--game ID)").format(
+            games=", ".join(str(r.id) for r in others))
     return Where(row.guild_id, row.channel_id), note

@@ -10,19 +10,18 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from carca_bot.engine.game import Game
+from carca_bot.i18n import Domain, current
 from carca_bot.local.commands import MOVE_VERBS, Usage, run_move
 from carca_bot.local.randomplayer import play_random_move
 from carca_bot.local.text import (
-    HELP,
     board_text,
     choices_text,
+    help_text,
     scores_text,
-    squares,
     status_text,
 )
 from carca_bot.service import (
@@ -33,9 +32,26 @@ from carca_bot.service import (
     User,
     Where,
 )
+from carca_bot.words.english import join
 
-Render = Callable[[Game], bytes]
-RenderTile = Callable[[Game, str], bytes]
+_T = Domain("local")
+_ = _T.gettext
+ngettext = _T.ngettext
+
+
+class Render(Protocol):
+    """`carca_bot.render.board.render_board`: a picture whose words are in `language`."""
+
+    def __call__(self, game: Game, max_bytes: int | None = None,
+                 language: str = "en") -> bytes: ...
+
+
+class RenderTile(Protocol):
+    """`carca_bot.render.board.render_your_tile`."""
+
+    def __call__(self, game: Game, tile: str, max_bytes: int | None = None,
+                 language: str = "en") -> bytes: ...
+
 NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli", "Flo")
 TERMINAL = Where("local", "terminal")
 
@@ -66,16 +82,20 @@ class Terminal:
         self.stdout.flush()
 
     def ask(self, question: str) -> bool:
-        """A yes/no question; anything but y or yes (or no input at all) is no."""
-        self.stdout.write(f"{question} [y/N] ")
+        """A yes/no question; anything but a yes (or no input at all) is no. "y" and "yes"
+        are yes in every language."""
+        # TRANSLATORS: the yes/no hint after a question; the capital letter is the default.
+        self.stdout.write(_("{question} [y/N] ").format(question=question))
         self.stdout.flush()
         answer = self.stdin.readline() if self.stdin is not None else ""
-        return answer.strip().lower() in ("y", "yes")
+        # TRANSLATORS: the words that answer yes, separated by spaces ("s sí si").
+        yes = {"y", "yes", *_("y yes").lower().split()}
+        return answer.strip().lower() in yes
 
     async def show(self, view: TurnView) -> None:
         """What happened, and a picture if a move was confirmed since the last one."""
         for line in view.events:
-            self.say(squares(f"  * {line}"))
+            self.say(f"  * {line}")
         if view.moves != self.moves:
             if self.moves >= 0:
                 await self.picture(view)
@@ -89,8 +109,9 @@ class Terminal:
             return
         self.out_dir.mkdir(parents=True, exist_ok=True)
         path = self.out_dir / f"game{view.game_id}-move{view.moves:03d}.png"
-        path.write_bytes(await asyncio.to_thread(self.render, game))  # off the loop
-        self.say(f"  board: {path}")
+        language = current()  # an argument: the picture is drawn in another thread
+        path.write_bytes(await asyncio.to_thread(self.render, game, None, language))
+        self.say("  " + _("board: {path}").format(path=path))
 
     async def tile_picture(self, view: TurnView) -> None:
         """The drawn tile's picture, once per drawn tile (the player's view shows it)."""
@@ -104,9 +125,12 @@ class Terminal:
             return
         self.out_dir.mkdir(parents=True, exist_ok=True)
         path = self.out_dir / f"game{view.game_id}-move{view.moves + 1:03d}-tile.png"
-        path.write_bytes(await asyncio.to_thread(self.render_tile, game, view.tile))
+        language = current()
+        path.write_bytes(await asyncio.to_thread(self.render_tile, game, view.tile, None,
+                                                 language))
         self.tile_shown = key
-        self.say(f"  your tile {view.tile}, its four turns and where it fits: {path}")
+        self.say("  " + _("your tile {tile}, its four turns and where it fits: {path}").format(
+            tile=view.tile, path=path))
 
 
 def player_names(spec: str | None, default: int = 2) -> list[str]:
@@ -116,11 +140,12 @@ def player_names(spec: str | None, default: int = 2) -> list[str]:
     if spec.strip().isdigit():
         count = int(spec)
         if not 1 <= count <= len(NAMES):
-            raise ValueError(f"--players must be 1 to {len(NAMES)}")
+            raise ValueError(_("--players must be 1 to {most}").format(most=len(NAMES)))
         return list(NAMES[:count])
     names = [n.strip() for n in spec.split(",") if n.strip()]
     if not 1 <= len(names) <= len(NAMES) or len(set(names)) != len(names):
-        raise ValueError("--players needs 1 to 6 different names")
+        raise ValueError(_("--players needs 1 to {most} different names").format(
+            most=len(NAMES)))
     return names
 
 
@@ -139,11 +164,11 @@ async def hot_seat(service: GameService, names: list[str], options: GameOptions,
     where = term.where
     if await service.store.live_game(where.guild, where.channel) is None:
         view = await new_game(service, where, names, options)
-        term.say(f"new game {view.game_id} for {', '.join(s.name for s in view.seats)} "
-                 "(type help for the commands)")
+        term.say(_("new game {game} for {names} (type help for the commands)").format(
+            game=view.game_id, names=join([s.name for s in view.seats])))
     else:
         view = await service.status(where)
-        term.say("type help for the commands")
+        term.say(_("type help for the commands"))
     term.moves = view.moves
     shown = -1
     while True:
@@ -169,12 +194,12 @@ async def hot_seat(service: GameService, names: list[str], options: GameOptions,
             continue
         verb, args = words[0].lower(), words[1:]
         if verb in ("quit", "exit"):
-            term.say(f"game {view.game_id} is saved; run again to go on")
+            term.say(_("game {game} is saved; run again to go on").format(game=view.game_id))
             return 0
         try:
             view = await _command(service, term, user, verb, args)
         except (ServiceError, Usage) as exc:
-            term.say(squares(f"! {exc.message if isinstance(exc, ServiceError) else exc}"))
+            term.say(f"! {exc.message if isinstance(exc, ServiceError) else exc}")
             view = await service.status(where, user.id)
 
 
@@ -187,7 +212,7 @@ async def _command(service: GameService, term: Terminal, user: User, verb: str,
         return view
     view = await service.status(where, user.id)
     if verb == "help":
-        term.say(HELP)
+        term.say(help_text())
     elif verb == "board":
         game = await service.game(where)
         if game is not None:
@@ -201,24 +226,30 @@ async def _command(service: GameService, term: Terminal, user: User, verb: str,
         term.say(choices_text(await service.legal_moves(where, user)))
     elif verb == "resign":
         others = [s.name for s in view.seats if not s.resigned and s.user_id != user.id]
-        outcome = ("the game ends" if len(others) <= 1
-                   else f"{', '.join(others)} play on without you")
-        if term.ask(f"{user.name}, resign for good? You cannot come back, and {outcome}."):
+        if len(others) <= 1:
+            question = _("{name}, resign for good? You cannot come back, and the game ends.")
+        else:
+            question = _("{name}, resign for good? You cannot come back, and {others} play "
+                         "on without you.")
+        if term.ask(question.format(name=user.name, others=join(others))):
             view = await service.resign(where, user)
             await term.show(view)
         else:
-            term.say("not resigned: the game goes on")
+            term.say(_("not resigned: the game goes on"))
     elif verb == "export":
         if len(args) != 1:
-            raise Usage("usage: export FILE")
+            raise Usage(_("usage: {usage}").format(usage="export FILE"))
         record = await service.export(where)
         try:
             Path(args[0]).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
         except OSError as exc:
-            raise Usage(f"cannot write {args[0]}: {exc.strerror or exc}") from None
-        term.say(f"saved {len(record['actions'])} actions to {args[0]}")
+            raise Usage(_("cannot write {path}: {problem}").format(
+                path=args[0], problem=exc.strerror or exc)) from None
+        count = len(record["actions"])
+        term.say(ngettext("saved {n} action to {path}", "saved {n} actions to {path}",
+                          count).format(n=count, path=args[0]))
     else:
-        raise Usage(f"unknown command {verb!r}; type help")
+        raise Usage(_("unknown command {verb}; type help").format(verb=repr(verb)))
     return view
 
 
@@ -227,8 +258,8 @@ async def demo(service: GameService, names: list[str], options: GameOptions,
     """A whole game of random legal moves, one line per move, then the final scores."""
     where = term.where
     view = await new_game(service, where, names, options)
-    term.say(f"demo game {view.game_id}: seats drawn at random: "
-             + ", ".join(s.name for s in view.seats))
+    term.say(_("demo game {game}: seats drawn at random: {names}").format(
+        game=view.game_id, names=join([s.name for s in view.seats])))
     term.moves = view.moves
     rng = random.Random(seed)
     while not view.finished:

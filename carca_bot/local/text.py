@@ -1,14 +1,26 @@
-"""What the terminal prints: help, the board as text, scores."""
+"""What the terminal prints: help, the board as text, scores.
+
+Command words (`place`, `draw`, `confirm`, ...) and feature codes (N, SL, C) stay as
+they are typed in every language; the sentences around them are translated.
+"""
 
 from __future__ import annotations
 
-import re
-
 from carca_bot.engine.board import ABBEY
 from carca_bot.engine.game import Game
+from carca_bot.i18n import N_, Domain
 from carca_bot.service import Choices, TurnView
+from carca_bot.words.english import figure_name
 
-HELP = """\
+_T = Domain("local")
+_ = _T.gettext
+ngettext = _T.ngettext
+pgettext = _T.pgettext
+
+# TRANSLATORS: keep the command words (place, draw, follower, ...), the capital
+# placeholders (X Y ROT FIGURE ON ...) and the feature codes (N E S W, NL ..., C, G)
+# exactly as they are: players type them. Keep the columns aligned.
+HELP = N_("""\
 Commands (the same words the Discord bot uses; ROT is 0, 90, 180 or 270):
   place X Y ROT [FIGURE ON]   place your tile, optionally with a figure on it
   draw                        draw a tile instead of placing your abbey
@@ -27,15 +39,22 @@ Commands (the same words the Discord bot uses; ROT is 0, 90, 180 or 270):
   export FILE                 save the game as a carca-record/1 file
   help | quit
 Squares are X Y with y growing to the south; features are named by edge: N E S W,
-fields by half-edge NL NR EL ER SL SR WL WR, a monastery C, a garden G."""
+fields by half-edge NL NR EL ER SL SR WL WR, a monastery C, a garden G.""")
 
 ARROWS = "^>v<"
-SQUARE = re.compile(r"\[(-?\d+), (-?\d+)\]")
 
 
-def squares(text: str) -> str:
-    """Squares as players type and see them on the board, `x,y`, never `[x, y]`."""
-    return SQUARE.sub(r"\1,\2", text)
+def help_text() -> str:
+    return _(HELP)
+
+
+def thing_name(kind: str) -> str:
+    """A figure or piece held in hand, in words ('follower', 'abbey', 'tokens')."""
+    if kind == "abbey":
+        return pgettext("in hand", "abbey")
+    if kind == "tokens":
+        return pgettext("in hand", "tokens")
+    return figure_name(kind)
 
 
 def board_text(game: Game) -> str:
@@ -59,25 +78,33 @@ def board_text(game: Game) -> str:
         lines.append(f"{y:>5}" + "".join(cells))
     names = game.players
     for figure in game.figures:
-        lines.append(f"  {names[figure.player]}: {figure.kind} on {figure.on} at "
-                     f"{figure.pos[0]},{figure.pos[1]}")
+        lines.append("  " + _("{name}: {figure} on {on} at {square}").format(
+            name=names[figure.player], figure=figure_name(figure.kind), on=figure.on,
+            square=f"{figure.pos[0]},{figure.pos[1]}"))
     return "\n".join(lines)
 
 
 def scores_text(view: TurnView) -> str:
     parts = []
     for seat in view.standings:
-        mark = " (resigned)" if seat.resigned else ""
-        hand = ", ".join(f"{k} {v}" for k, v in seat.in_hand.items())
-        parts.append(f"  {seat.name}: {seat.score}{mark}" + (f"  [in hand: {hand}]" if hand
-                                                              else ""))
+        line = _("{name}: {score} (resigned)") if seat.resigned else _("{name}: {score}")
+        line = line.format(name=seat.name, score=seat.score)
+        hand = ", ".join(_("{thing} {count}").format(thing=thing_name(k), count=v)
+                         for k, v in seat.in_hand.items())
+        if hand:
+            line += "  " + _("[in hand: {hand}]").format(hand=hand)
+        parts.append("  " + line)
     return "\n".join(parts)
 
 
 def status_text(view: TurnView) -> str:
-    head = f"game {view.game_id}, {view.moves} moves, {view.tiles_left} tiles left"
-    steps = f"\n  this turn so far: {'; '.join(view.steps)}" if view.steps else ""
-    return squares(f"{head}: {view.prompt}{steps}")
+    moves = ngettext("{n} move", "{n} moves", view.moves).format(n=view.moves)
+    left = ngettext("{n} tile left", "{n} tiles left", view.tiles_left).format(
+        n=view.tiles_left)
+    head = _("game {game}, {moves}, {left}").format(game=view.game_id, moves=moves, left=left)
+    steps = ("\n  " + _("this turn so far: {steps}").format(steps="; ".join(view.steps))
+             if view.steps else "")
+    return f"{head}: {view.prompt}{steps}"
 
 
 def choices_text(choices: Choices) -> str:
@@ -98,5 +125,7 @@ def choices_text(choices: Choices) -> str:
         lines.append("abbey skip")
     if choices.can_confirm:
         lines.append("confirm")
-    head = f"tile {choices.tile}: " if choices.tile else ""
-    return head + (" | ".join(lines) or "nothing to do")
+    options = " | ".join(lines) or _("nothing to do")
+    if choices.tile:
+        return _("tile {tile}: {options}").format(tile=choices.tile, options=options)
+    return options

@@ -145,7 +145,7 @@ class BoardRenderer:
         finally:
             sheet.restore()
 
-    def _board(self, game: Game) -> tuple[Column, Paint]:
+    def _board(self, game: Game, language: str) -> tuple[Column, Paint]:
         state = panel.panel_state(game, 14)
 
         def column(f: int) -> tuple[int, int]:
@@ -155,29 +155,33 @@ class BoardRenderer:
             draw_pieces(sheet, lay, game)
             x = lay.board_size[0]
             sheet.keep_plain((x, 0, lay.width, lay.height), BACKGROUND)
-            sheet.image.paste(panel.draw_panel(replace(state, f=lay.f)), (x, 0))
+            sheet.image.paste(panel.draw_panel(replace(state, f=lay.f), language), (x, 0))
 
         return column, paint
 
-    def board_image(self, game: Game, cap: int = TILE_STEPS[0]) -> tuple[Image.Image, Layout]:
+    def board_image(self, game: Game, cap: int = TILE_STEPS[0],
+                    language: str = "en") -> tuple[Image.Image, Layout]:
         """The board picture as a fresh image, with its layout (for tests and previews)."""
-        with self.painted(game, *self._board(game), cap) as (img, lay):
+        with self.painted(game, *self._board(game, language), cap) as (img, lay):
             return img.copy(), lay
 
-    def your_tile_image(self, game: Game, tile: str,
-                        cap: int = TILE_STEPS[0]) -> tuple[Image.Image, Layout]:
+    def your_tile_image(self, game: Game, tile: str, cap: int = TILE_STEPS[0],
+                        language: str = "en") -> tuple[Image.Image, Layout]:
         """The your-tile picture as a fresh image, with its layout (for tests and previews)."""
-        with self.painted(game, *your_tile_paint(game, tile), cap, "your_tile") as (img, lay):
+        paint = your_tile_paint(game, tile, language)
+        with self.painted(game, *paint, cap, "your_tile") as (img, lay):
             return img.copy(), lay
 
-    def render(self, game: Game, max_bytes: int | None = None) -> bytes:
-        """The board as PNG bytes, shrunk until it fits `max_bytes` (and MAX_BYTES)."""
-        column, paint = self._board(game)
+    def render(self, game: Game, max_bytes: int | None = None, language: str = "en") -> bytes:
+        """The board as PNG bytes, shrunk until it fits `max_bytes` (and MAX_BYTES), its
+        words in `language`."""
+        column, paint = self._board(game, language)
         return self.fit(game, column, paint, max_bytes)
 
-    def your_tile(self, game: Game, tile: str, max_bytes: int | None = None) -> bytes:
+    def your_tile(self, game: Game, tile: str, max_bytes: int | None = None,
+                  language: str = "en") -> bytes:
         """The active player's picture: `tile` in four rotations and its legal squares."""
-        column, paint = your_tile_paint(game, tile)
+        column, paint = your_tile_paint(game, tile, language)
         return self.fit(game, column, paint, max_bytes, "your_tile")
 
     def fit(self, game: Game, column: Column, paint: Paint, max_bytes: int | None,
@@ -213,14 +217,20 @@ def _renderer() -> BoardRenderer:
     return renderer
 
 
-def render_board(game: Game, max_bytes: int | None = None) -> bytes:
-    """The board picture as PNG bytes (under `max_bytes`, and never over MAX_BYTES)."""
-    return _renderer().render(game, max_bytes)
+def render_board(game: Game, max_bytes: int | None = None, language: str = "en") -> bytes:
+    """The board picture as PNG bytes (under `max_bytes`, and never over MAX_BYTES).
+
+    `language` is an argument, not the caller's context: the bot renders in a thread
+    pool, which does not see the language its caller speaks.
+    """
+    return _renderer().render(game, max_bytes, language)
 
 
-def render_your_tile(game: Game, tile: str, max_bytes: int | None = None) -> bytes:
-    """The drawn tile in its four rotations beside the board with its legal squares marked."""
-    return _renderer().your_tile(game, tile, max_bytes)
+def render_your_tile(game: Game, tile: str, max_bytes: int | None = None,
+                     language: str = "en") -> bytes:
+    """The drawn tile in its four rotations beside the board with its legal squares marked,
+    its words in `language`."""
+    return _renderer().your_tile(game, tile, max_bytes, language)
 
 
 def warm_up() -> None:

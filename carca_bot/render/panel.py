@@ -13,6 +13,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from carca_bot.engine.game import Game
+from carca_bot.i18n import Domain, speaking
 from carca_bot.render import text
 from carca_bot.render.figure_art import figure_image, marker_image, token_image
 from carca_bot.render.grid import BACKGROUND
@@ -26,6 +27,10 @@ RULE: RGB = (216, 208, 192)
 WIDTH_EM = 17  # panel width in font sizes: room for seven hand icons with counts
 ROW_EM = 3.1
 TOKEN_EM = 1.3
+
+_T = Domain("render")
+_ = _T.gettext
+ngettext = _T.ngettext
 
 
 @dataclass(frozen=True)
@@ -68,22 +73,32 @@ def panel_height(state: PanelState) -> int:
 
 
 @lru_cache(maxsize=32)
-def draw_panel(state: PanelState) -> Image.Image:
-    """The panel as an RGB image, `panel_width` by `panel_height` px."""
+def draw_panel(state: PanelState, language: str = "en") -> Image.Image:
+    """The panel as an RGB image, `panel_width` by `panel_height` px, its words in
+    `language` (an argument, not the context: pictures are drawn in a thread pool)."""
+    with speaking(language):
+        return _draw_panel(state)
+
+
+def _draw_panel(state: PanelState) -> Image.Image:
     f = state.f
     w, h = panel_width(f), panel_height(state)
     img = Image.new("RGB", (w, h), BACKGROUND)
     d = ImageDraw.Draw(img)
     pad = round(0.6 * f)
-    head = "Game over" if state.deciding is None else f"Tiles left: {state.tiles_left}"
+    n = state.tiles_left
+    head = (_("Game over") if state.deciding is None
+            else ngettext("Tiles left: {n}", "Tiles left: {n}", n).format(n=n))
     text.draw(d, (pad, round(1.2 * f)), head, round(1.15 * f), bold=True)
     y = round(2.4 * f)
     for p in range(len(state.names)):
         _player_row(img, d, state, p, y)
         y += round(_row_em(state) * f)
     d.line([(pad, y + f // 4), (w - pad, y + f // 4)], fill=RULE, width=max(1, f // 12))
-    text.draw(d, (pad, y + round(1.2 * f)), "square = x,y", f, bold=True)
-    text.draw(d, (pad, y + round(2.4 * f)), "x along the top, y down the side",
+    # TRANSLATORS: how the board names a square; keep "x,y" as it is.
+    text.draw(d, (pad, y + round(1.2 * f)), _("square = x,y"), f, bold=True)
+    text.draw(d, (pad, y + round(2.4 * f)),
+              text.fit(_("x along the top, y down the side"), round(0.72 * f), w - 2 * pad),
               round(0.72 * f), fill=text.MUTED)
     return img
 
@@ -134,10 +149,12 @@ def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, state: PanelState, p: 
     _icons(img, d, f, figures, sx, y + round(2.3 * f))
     if state.tokens[p]:
         cy = y + round((2.3 + TOKEN_EM) * f)
-        text.draw(d, (sx, cy), "tokens", round(0.8 * f), fill=text.MUTED)
+        # TRANSLATORS: a label before a player's tunnel tokens in the side panel.
+        label = _("tokens")
+        text.draw(d, (sx, cy), label, round(0.8 * f), fill=text.MUTED)
         tokens = [(token_image(p, pair + 1, round(1.1 * f)), n)
                   for pair, n in enumerate(state.tokens[p])]
-        _icons(img, d, f, tokens, sx + text.width("tokens", round(0.8 * f)) + f // 2, cy)
+        _icons(img, d, f, tokens, sx + text.width(label, round(0.8 * f)) + f // 2, cy)
 
 
 def _icons(img: Image.Image, d: ImageDraw.ImageDraw, f: int,

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 
 from carca_bot.engine.game import Game
 from carca_bot.engine.geometry import ROTATIONS, Pos
+from carca_bot.i18n import Domain, speaking
 from carca_bot.render import panel, text
 from carca_bot.render.grid import BACKGROUND, Column, Layout
 from carca_bot.render.palette import RGB
@@ -23,6 +24,10 @@ from carca_bot.render.tile_art import ABBEY, TILE_SIZE, tile_image
 MARK: RGB = (0, 190, 255)  # frame of a legal square
 MARK_FILL: RGB = (196, 240, 255)
 MARK_EDGE: RGB = (0, 70, 120)
+
+_T = Domain("render")
+_ = _T.gettext
+ngettext = _T.ngettext
 
 
 def legal_squares(game: Game, tile: str) -> dict[Pos, tuple[int, ...]]:
@@ -44,9 +49,9 @@ def _preview(f: int) -> int:
     return min(TILE_SIZE, (panel.panel_width(f) - round(1.2 * f) - 3 * (f // 2)) // 4)
 
 
-def your_tile_paint(game: Game, tile: str) -> tuple[Column, Paint]:
+def your_tile_paint(game: Game, tile: str, language: str = "en") -> tuple[Column, Paint]:
     """How to size and draw the picture: marks and pieces over the board, then the column
-    with the rotations above the player panel."""
+    with the rotations above the player panel; its words in `language`."""
     state = panel.panel_state(game, 14)
     squares = legal_squares(game, tile)
     tunnel = game.setup.has("tunnel")
@@ -55,12 +60,14 @@ def your_tile_paint(game: Game, tile: str) -> tuple[Column, Paint]:
         return panel.panel_width(f), _block_height(f) + panel.panel_height(replace(state, f=f))
 
     def paint(sheet: Scratch, lay: Layout) -> None:
-        mark_squares(sheet, lay, squares)
-        draw_pieces(sheet, lay, game)
-        x = lay.board_size[0]
-        sheet.keep_plain((x, 0, lay.width, lay.height), BACKGROUND)
-        _tile_block(sheet.image, lay.f, x, tile, tunnel, squares)
-        sheet.image.paste(panel.draw_panel(replace(state, f=lay.f)), (x, _block_height(lay.f)))
+        with speaking(language):
+            mark_squares(sheet, lay, squares)
+            draw_pieces(sheet, lay, game)
+            x = lay.board_size[0]
+            sheet.keep_plain((x, 0, lay.width, lay.height), BACKGROUND)
+            _tile_block(sheet.image, lay.f, x, tile, tunnel, squares)
+        sheet.image.paste(panel.draw_panel(replace(state, f=lay.f), language),
+                          (x, _block_height(lay.f)))
 
     return column, paint
 
@@ -81,7 +88,8 @@ def mark_squares(sheet: Scratch, lay: Layout, squares: dict[Pos, tuple[int, ...]
         text.draw(d, (cx, top + round(0.42 * t)), f"{pos[0]},{pos[1]}", big, anchor="mm",
                   bold=True)
         if t >= 40:
-            turns = "any turn" if len(rots) == 4 else " ".join(str(ROTATIONS[r]) for r in rots)
+            # TRANSLATORS: under a square where the drawn tile fits in all four rotations.
+            turns = _("any turn") if len(rots) == 4 else " ".join(str(ROTATIONS[r]) for r in rots)
             text.draw(d, (cx, top + round(0.72 * t)), text.fit(turns, small, t - 2 * w - 2),
                       small, fill=MARK_EDGE, anchor="mm")
 
@@ -91,7 +99,7 @@ def _tile_block(img: Image.Image, f: int, x: int, tile: str, tunnel: bool,
     """Title, the four rotations with their degree labels, and how many squares fit."""
     d = ImageDraw.Draw(img)
     pad = round(0.6 * f)
-    text.draw(d, (x + pad, round(1.1 * f)), "Your tile", round(1.15 * f), bold=True)
+    text.draw(d, (x + pad, round(1.1 * f)), _("Your tile"), round(1.15 * f), bold=True)
     size = _preview(f)
     fits = {r for rots in squares.values() for r in rots}
     turns = (0,) if tile == ABBEY else (0, 1, 2, 3)
@@ -110,6 +118,8 @@ def _tile_block(img: Image.Image, f: int, x: int, tile: str, tunnel: bool,
         d.rectangle((left - 3, top - 3, left + size + 2, top + size + 2), fill=frame)
         img.paste(pic, (left, top))
     n = len(squares)
-    note = f"{n} legal square{'s' if n != 1 else ''}" if n else "fits nowhere"
-    text.draw(d, (x + pad, y + round(1.2 * f) + size + round(1.1 * f)), note,
-              round(0.85 * f), fill=text.MUTED)
+    note = (ngettext("{n} legal square", "{n} legal squares", n).format(n=n) if n
+            else _("fits nowhere"))
+    note_f = round(0.85 * f)
+    text.draw(d, (x + pad, y + round(1.2 * f) + size + round(1.1 * f)),
+              text.fit(note, note_f, panel.panel_width(f) - 2 * pad), note_f, fill=text.MUTED)

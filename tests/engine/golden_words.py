@@ -1,8 +1,12 @@
-"""Golden wording: what seeded random games say, and what random wrong actions are told.
+r"""Golden wording: what seeded random games say, and what random wrong actions are told.
 
 `python -m tests.engine.golden_words` rewrites `golden_words.json` from the engine
 on the path. It was made once from the engine before events and refusals became
 codes (commit 8ef721f), so `test_words.py` proves the words did not change.
+One deliberate change since: squares are written `x,y` (as the board labels them)
+instead of `[x, y]`. The stored sentences were rewritten once, not re-recorded: every
+`re.sub(r"\[(-?\d+), (-?\d+)\]", r"\1,\2", sentence)` over the events and probe
+messages (235 squares; no other bracket occurs in them), the actions left alone.
 The probes are whole `carca-record/1` actions tried on a copy of the game at
 every decision; a probe the rules accept is stored with an empty message.
 """
@@ -18,6 +22,7 @@ from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.game import Game, Phase
 from carca_bot.engine.randomplay import play_random_turn
 from carca_bot.engine.setup import Setup
+from carca_bot.words import event, refusal
 
 GOLDEN = Path(__file__).with_name("golden_words.json")
 CONFIGS: list[tuple[tuple[str, ...], int, int]] = [
@@ -90,7 +95,7 @@ def try_action(game: Game, action: dict[str, Any]) -> str:
     try:
         trial.apply(action)
     except IllegalMove as exc:
-        return exc.message
+        return refusal(exc, list(game.players))
     return ""
 
 
@@ -110,7 +115,7 @@ def play(expansions: tuple[str, ...], players: int, seed: int,
         play_random_turn(game, rng)
         step += 1
     names = list(game.players)
-    return [e.describe(names) for e in game.events], made
+    return [event(e, names) for e in game.events], made
 
 
 def main() -> None:

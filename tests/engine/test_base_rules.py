@@ -45,8 +45,8 @@ def test_corner_contact_is_not_enough() -> None:
 def test_edges_must_match_and_the_message_says_which() -> None:
     # U at (0,-1) unturned shows field to the south, but the start tile's city faces it.
     _, message, _ = refuse([turn("Ana", "U", (0, -1))])
-    assert message == ("U cannot go at [0, -1] turned 0: its south edge is field but the tile "
-                       "at [0, 0] shows city there")
+    assert message == ("U cannot go at 0,-1 turned 0: its south edge is field but the tile "
+                       "at 0,0 shows city there")
 
 
 def test_square_already_taken() -> None:

@@ -153,13 +153,13 @@ def test_monastery_refused_next_to_two_shrines() -> None:
 def test_monastery_may_not_become_a_paired_shrines_second_monastery() -> None:
     # B(0,1) and CU1(1,1) are a pair; B(2,1) would be CU1's second monastery.
     refused([t("Ana", "B", (0, 1)), t("Ben", "CU1", (1, 1)), t("Ana", "B", (2, 1))],
-            "the shrine at [1, 1] already has a monastery next to it", expansions=(CULT,))
+            "the shrine at 1,1 already has a monastery next to it", expansions=(CULT,))
 
 
 def test_shrine_may_not_become_a_paired_monasterys_second_shrine() -> None:
     # CU1(0,1) and B(1,1) are a pair; CU3 (road S) at (2,1) would be B's second shrine.
     refused([t("Ana", "CU1", (0, 1)), t("Ben", "B", (1, 1)), t("Ana", "CU3", (2, 1))],
-            "the monastery at [1, 1] already has a shrine next to it", expansions=(CULT,))
+            "the monastery at 1,1 already has a shrine next to it", expansions=(CULT,))
 
 
 def test_without_the_cult_monasteries_have_no_limits() -> None:
@@ -190,7 +190,7 @@ def test_abbey_refused_as_a_paired_shrines_second_monastery() -> None:
     out = play(actions, expansions=(CULT, AM))
     assert "abbey" not in out["next"]["expects"]
     refused([*actions, abbey(out["next"]["player"], (0, 1))],
-            "the shrine at [1, 1] already has a monastery next to it",
+            "the shrine at 1,1 already has a monastery next to it",
             expansions=(CULT, AM))
 
 

@@ -44,7 +44,7 @@ def test_river_must_continue_its_open_end() -> None:
     # The spring's river leaves east; a straight piece placed south of the spring (edges fit:
     # field against field) does not continue it.
     _, message, _ = refuse([turn("Ana", "RV-straight", (0, 1), 0)], expansions=RIVER)
-    assert message.endswith("a river tile must continue the river at [1, 0]")
+    assert message.endswith("a river tile must continue the river at 1,0")
     play([turn("Ana", "RV-straight", (1, 0), 0)], expansions=RIVER)
 
 

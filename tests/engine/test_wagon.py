@@ -104,7 +104,7 @@ def test_moved_wagon_occupies_its_new_feature() -> None:
 
 
 @pytest.mark.parametrize(("target", "words"), [
-    (((-1, 0), "W"), "with rule c2 the wagon moves only to its own square [1, 0] or one of "
+    (((-1, 0), "W"), "with rule c2 the wagon moves only to its own square 1,0 or one of "
                      "the 8 around it"),
     (((0, 0), "W"), "a wagon can only move to an incomplete feature"),  # the scored road
     (((1, 0), "NL"), "a wagon cannot move onto a field"),

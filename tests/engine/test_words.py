@@ -2,7 +2,7 @@
 
 `golden_words.json` holds what the engine of commit 8ef721f said in seeded random
 games: every event's description and the refusal of a random wrong action tried
-at every decision (see `golden_words.py`).
+at every decision (see `golden_words.py`), with squares since written `x,y`.
 """
 
 from __future__ import annotations

@@ -31,13 +31,18 @@ class Painter:
     def __init__(self) -> None:
         self.tiles: list[int] = []
         self.drawn: list[str] = []
+        self.languages: set[str] = set()
 
-    def __call__(self, game: Game) -> bytes:
+    def __call__(self, game: Game, max_bytes: int | None = None,
+                 language: str = "en") -> bytes:
         self.tiles.append(len(game.board.tiles))
+        self.languages.add(language)
         return b"\x89PNG fake"
 
-    def tile(self, game: Game, tile: str) -> bytes:
+    def tile(self, game: Game, tile: str, max_bytes: int | None = None,
+             language: str = "en") -> bytes:
         self.drawn.append(tile)
+        self.languages.add(language)
         return b"\x89PNG tile"
 
 
@@ -76,7 +81,7 @@ async def test_a_scripted_hot_seat_game(tmp_path: Path,
                                   "--players", "Ana,Ben", "--seed", "3", painter=painter)
     assert status == 0, text
     assert "new game 1 for" in text and "place X Y ROT [FIGURE ON]" in text
-    # Squares as the board labels them (the service's messages say [5, 5]).
+    # Squares as the board labels them, x,y (the words say them so; nothing rewrites them).
     assert "! U cannot go at 5,5 turned 0: the square 5,5 does not touch" in text
     assert "this turn so far: U at 1,0 turned 0" in text
     assert "[" not in "".join(line for line in text.splitlines() if line.startswith("  *"))
@@ -92,6 +97,7 @@ async def test_a_scripted_hot_seat_game(tmp_path: Path,
     assert painter.tiles == [2, 3, 3]
     assert "U^ D^ U^" in text and "Ana: follower on E at 1,0" in text  # the text board
     assert "game 1 is saved" in text
+    assert painter.languages == {"en"}
     saved = json.loads(record.read_text())
     assert [a["at"] for a in saved["actions"]] == [[1, 0], [-1, 0]]
     assert saved["actions"][0]["deploy"] == {"figure": "follower", "on": "E"}

@@ -54,7 +54,7 @@ async def test_placing_the_abbey_instead_of_drawing(service: GameService,
         expansions=AM, seed=1)))
     player = who(view)
     view = await service.place_abbey(HERE, player, *HOLE)
-    assert view.must == "finish" and view.steps == ("abbey at [1, 1]",)
+    assert view.must == "finish" and view.steps == ("abbey at 1,1",)
     await service.deploy(HERE, player, "follower", "C")
     view = await service.confirm(HERE, player)
     seat = next(s for s in view.seats if s.user_id == player.id)

@@ -35,7 +35,7 @@ async def test_a_turn_step_by_step(service: GameService, monkeypatch: pytest.Mon
     view = await started(service)
     player = who(view)
     view = await service.place_tile(HERE, player, 1, 0, 0)
-    assert view.must == "finish" and view.steps == ("U at [1, 0] turned 0",)
+    assert view.must == "finish" and view.steps == ("U at 1,0 turned 0",)
     assert view.moves == 0
     choices = await service.legal_moves(HERE, player)
     assert ("follower", "E") in choices.deployments and choices.can_confirm
@@ -96,7 +96,7 @@ async def test_rule_refusals_carry_the_engines_words(service: GameService,
     assert "does not touch any placed tile" in far.value.message
     with pytest.raises(IllegalMoveError) as edge:
         await service.place_tile(HERE, player, 0, -1, 0)  # U's field against D's city
-    assert "south edge is field but the tile at [0, 0] shows city" in edge.value.message
+    assert "south edge is field but the tile at 0,0 shows city" in edge.value.message
     with pytest.raises(BadInput, match="0, 90, 180 or 270"):
         await service.place_tile(HERE, player, 1, 0, 45)
     await service.place_tile(HERE, player, 1, 0, 0)
@@ -109,7 +109,7 @@ async def test_rule_refusals_carry_the_engines_words(service: GameService,
     with pytest.raises(IllegalMoveError, match="no tunnels"):
         await service.place_token(HERE, player, 1, 0, "E", 0)
     view = await service.status(HERE, player.id)
-    assert view.steps == ("U at [1, 0] turned 0",)  # refusals changed nothing
+    assert view.steps == ("U at 1,0 turned 0",)  # refusals changed nothing
 
 
 async def test_undo_takes_back_one_step_at_a_time(service: GameService,
@@ -120,7 +120,7 @@ async def test_undo_takes_back_one_step_at_a_time(service: GameService,
     await service.place_tile(HERE, player, 1, 0, 0)
     await service.deploy(HERE, player, "follower", "E")
     view = await service.undo(HERE, player)
-    assert view.steps == ("U at [1, 0] turned 0",) and view.must == "finish"
+    assert view.steps == ("U at 1,0 turned 0",) and view.must == "finish"
     view = await service.undo(HERE, player)
     assert view.steps == () and view.must == "place" and view.tile == "U"
     with pytest.raises(NotNow):
@@ -146,7 +146,7 @@ async def test_a_whole_turn_in_one_command(service: GameService,
         await service.play_turn(HERE, second, TurnOrder(at=(2, 0), rot=0,
                                                         figure="follower", on="W"))
     view = await service.status(HERE, second.id)
-    assert view.steps == ("U at [-1, 0] turned 0",) and view.moves == 1
+    assert view.steps == ("U at -1,0 turned 0",) and view.moves == 1
     with pytest.raises(BadInput, match="not both"):
         await service.play_turn(HERE, second, TurnOrder(at=(2, 0), rot=0,
                                                         figure="follower", on="S", recall=True))
