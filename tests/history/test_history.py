@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from carca_bot.engine.game import Game
+from carca_bot.render.summary import CATEGORIES
 from carca_bot.service.history import (
     CATEGORY_OF,
     pile,
@@ -15,7 +16,6 @@ from carca_bot.service.history import (
     shown_categories,
     tally,
 )
-from carca_bot.render.summary import CATEGORIES
 from tests.history.games import KINDS, finished, reseeded, running, with_unconfirmed_turn
 
 

@@ -144,10 +144,12 @@ async def test_page_in_headless_chromium(kind: str, tmp_path: Path) -> None:
             const c = document.getElementById('board');
             const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
             const colours = new Set();
-            for (let i = 0; i < px.length; i += 4 * 97) colours.add(px[i] << 16 | px[i+1] << 8 | px[i+2]);
+            for (let i = 0; i < px.length; i += 4 * 97)
+                colours.add(px[i] << 16 | px[i+1] << 8 | px[i+2]);
             return colours.size; })()""")
         assert drawn > 50  # tiles, not an empty board
-        await page.evaluate("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft'}))")
+        await page.evaluate(
+            "document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft'}))")
         assert await page.evaluate("carcaReplay.move()") == total - 1
         await page.screenshot(tmp_path / "replay.png")
         assert (tmp_path / "replay.png").stat().st_size > 10_000
