@@ -32,6 +32,8 @@ ALLOWED: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # words: the engine's codes in players' language; the front ends' text layer.
     "words": (frozenset({"engine", "i18n"}), frozenset()),
     "service": (frozenset({"engine", "render", "store", "words"}), frozenset()),
+    # replay_html: the HTML replay page, built from the service's public history.
+    "replay_html": (frozenset({"engine", "i18n", "render", "service"}), frozenset()),
     "bot": (frozenset({"engine", "i18n", "render", "service", "words"}),
             frozenset({"discord", "aiohttp"})),  # aiohttp: discord.py's transport errors
     "local": (frozenset({"engine", "i18n", "render", "service", "words"}), frozenset()),

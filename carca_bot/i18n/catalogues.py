@@ -36,6 +36,7 @@ DOMAINS: dict[str, tuple[str, ...]] = {
     "render": ("render",),
     "bot": ("bot",),
     "local": ("local", "cli.py", "ops.py"),
+    "replay_html": ("replay_html",),
 }
 TRANSLATED = tuple(lang for lang in LANGUAGES if lang != "en")  # English is the source
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)  # no churn in the headers
