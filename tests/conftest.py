@@ -6,7 +6,11 @@ install the package into a fresh venv, fuzz or kill whole games, or redraw all t
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+
+from carca_bot import i18n
 
 SLOW_FOLDERS = ("tests/deploy/", "tests/fault/")
 SLOW_FILES = ("tests/service/test_kill.py",)
@@ -27,3 +31,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if is_slow(item.nodeid):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _each_test_starts_in_english() -> Iterator[None]:
+    """A front end that sets the language for its whole process (the terminal game's
+    `use_language`) would otherwise leave it set for the tests that run after it."""
+    i18n.use_language(i18n.DEFAULT)
+    yield
+    i18n.use_language(i18n.DEFAULT)

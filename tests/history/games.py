@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import zlib
 from functools import cache
 
 from carca_bot.engine.catalogue import EXPANSIONS
@@ -25,7 +26,8 @@ def setup_of(kind: str, seed: int = 7) -> Setup:
 
 @cache
 def finished(kind: str) -> Game:
-    return random_game(setup_of(kind), random.Random(hash(kind) % 1000))
+    # crc32, not hash(): str hashes change with every process (PYTHONHASHSEED).
+    return random_game(setup_of(kind), random.Random(zlib.crc32(kind.encode())))
 
 
 @cache
