@@ -30,28 +30,20 @@ ALLOWED: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "store": (frozenset({"engine"}), frozenset({"aiosqlite"})),
     # words: the engine's codes in players' language; the front ends' text layer.
     "words": (frozenset({"engine", "i18n"}), frozenset()),
-    "service": (frozenset({"engine", "render", "store", "words"}), frozenset()),
+    "service": (frozenset({"engine", "render", "store"}), frozenset()),
     "bot": (frozenset({"engine", "i18n", "render", "service", "words"}),
             frozenset({"discord", "aiohttp"})),  # aiohttp: discord.py's transport errors
     "local": (frozenset({"engine", "i18n", "render", "service", "words"}), frozenset()),
 }
 # Imports against the layers that are known debts, as (module, target module): remove an
 # entry when its import is gone (test_known_layer_debts_still_exist says when).
-KNOWN_LAYER_DEBTS: frozenset[tuple[str, str]] = frozenset({
-    # Compat members (Event.describe, IllegalMove.message) until every front end calls
-    # carca_bot.words itself.
-    ("engine.errors", "words"),
-    ("engine.events", "words"),
-})
+KNOWN_LAYER_DEBTS: frozenset[tuple[str, str]] = frozenset()
 # The art generator is a tool: only its own modules import it, never the running bot.
 TOOLS = ("render.art",)
 
 # Known cycles today, as the edges that close them. Each entry is a debt with an owner:
 # remove it when its cycle is gone (test_known_cycles_still_exist says when).
 KNOWN_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset({
-    # engine <-> words: the compat members above (one debt, two views of it).
-    ("engine.errors", "words"),
-    ("engine.events", "words"),
     # bot: the command modules name the client's type while the client imports them.
     ("bot.actions", "bot.client"),
     ("bot.autocomplete", "bot.client"),

@@ -33,6 +33,7 @@ from carca_bot.service import (
     User,
     Where,
 )
+from carca_bot.words import say, situation
 
 Render = Callable[[Game], bytes]
 RenderTile = Callable[[Game, str], bytes]
@@ -75,7 +76,7 @@ class Terminal:
     async def show(self, view: TurnView) -> None:
         """What happened, and a picture if a move was confirmed since the last one."""
         for line in view.events:
-            self.say(squares(f"  * {line}"))
+            self.say(squares(f"  * {say(line, [s.name for s in view.seats])}"))
         if view.moves != self.moves:
             if self.moves >= 0:
                 await self.picture(view)
@@ -149,7 +150,7 @@ async def hot_seat(service: GameService, names: list[str], options: GameOptions,
     while True:
         deciding = view.deciding
         if view.finished or deciding is None:
-            term.say(f"{view.prompt}\n{scores_text(view)}")
+            term.say(f"{situation(view)}\n{scores_text(view)}")
             return 0
         user = User(deciding.user_id or "", deciding.name)
         view = await service.begin_turn(where, user)
@@ -174,7 +175,7 @@ async def hot_seat(service: GameService, names: list[str], options: GameOptions,
         try:
             view = await _command(service, term, user, verb, args)
         except (ServiceError, Usage) as exc:
-            term.say(squares(f"! {exc.message if isinstance(exc, ServiceError) else exc}"))
+            term.say(squares(f"! {say(exc) if isinstance(exc, ServiceError) else exc}"))
             view = await service.status(where, user.id)
 
 
@@ -237,5 +238,5 @@ async def demo(service: GameService, names: list[str], options: GameOptions,
         view, what = await play_random_move(service, where, User(seat.user_id, seat.name), rng)
         term.say(f"{view.moves:4}. {seat.name}: {what}")
         await term.show(view)
-    term.say(f"{view.prompt}\n{scores_text(view)}")
+    term.say(f"{situation(view)}\n{scores_text(view)}")
     return 0

@@ -7,6 +7,7 @@ import re
 from carca_bot.engine.board import ABBEY
 from carca_bot.engine.game import Game
 from carca_bot.service import Choices, TurnView
+from carca_bot.words import say, situation
 
 HELP = """\
 Commands (the same words the Discord bot uses; ROT is 0, 90, 180 or 270):
@@ -76,8 +77,9 @@ def scores_text(view: TurnView) -> str:
 
 def status_text(view: TurnView) -> str:
     head = f"game {view.game_id}, {view.moves} moves, {view.tiles_left} tiles left"
-    steps = f"\n  this turn so far: {'; '.join(view.steps)}" if view.steps else ""
-    return squares(f"{head}: {view.prompt}{steps}")
+    steps = (f"\n  this turn so far: {'; '.join(say(s) for s in view.steps)}" if view.steps
+             else "")
+    return squares(f"{head}: {situation(view)}{steps}")
 
 
 def choices_text(choices: Choices) -> str:

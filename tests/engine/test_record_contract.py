@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from carca_bot.cli import refusal_words
 from carca_bot.engine.game import Game
 from carca_bot.engine.record import parse_record, replay, replay_text, write_record
 from carca_bot.engine.setup import Setup
@@ -83,7 +84,7 @@ def test_rule_break_reports_the_state_before_it() -> None:
     status, out = replay(record([
         turn("Ana", "E", (0, -1), 180, figure="follower", on="S"),  # Ana +4
         turn("Ben", "U", (5, 5)),
-    ]))
+    ]), refusal_words)
     assert status == 1
     assert out["error"]["index"] == 1
     assert "does not touch" in out["error"]["message"]
@@ -93,14 +94,15 @@ def test_rule_break_reports_the_state_before_it() -> None:
 
 
 def test_on_naming_nothing_and_unknown_by_are_rule_breaks() -> None:
-    status, out = replay(record([turn("Ana", "U", (1, 0), figure="follower", on="Q")]))
+    status, out = replay(record([turn("Ana", "U", (1, 0), figure="follower", on="Q")]),
+                         refusal_words)
     assert status == 1 and "'Q' names nothing" in out["error"]["message"]
     status, out = replay(record([turn("Zed", "U", (1, 0))]))
     assert status == 1 and out["error"]["index"] == 0
 
 
 def test_actions_after_the_end_are_refused() -> None:
-    status, out = replay(record([{"end": True}, turn("Ana", "U", (1, 0))]))
+    status, out = replay(record([{"end": True}, turn("Ana", "U", (1, 0))]), refusal_words)
     assert status == 1 and out["error"]["message"] == "the game is over"
     assert out["finished"] is True and out["next"] is None
 
