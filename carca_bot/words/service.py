@@ -323,6 +323,11 @@ def _kib(n: int) -> int:
     return n // 1024
 
 
+def _already_started(p: Params) -> str:
+    sentence = ALREADY_STARTED[p["action"]]
+    return _(sentence)
+
+
 def _not_your_turn(p: Params) -> str:
     if p.get("name") is None:
         return _("not your turn")
@@ -386,7 +391,7 @@ SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
     "not_in_game": lambda p: _("you are not in this game"),
     "use_resign": lambda p: _("the game has started: use resign to stop playing"),
     "use_leave": lambda p: _("the game has not started: use leave instead"),
-    "already_started": lambda p: _(ALREADY_STARTED[p["action"]]),
+    "already_started": lambda p: _already_started(p),
     "only_host_kicks": lambda p: _("only the host or a server admin can kick players"),
     "target_not_in_game": lambda p: _("that user is not in this game"),
     "host_not_kickable": lambda p: _("the host cannot be kicked: cancel the game instead"),
