@@ -15,11 +15,12 @@ import pytest
 from carca_bot.engine.catalogue import EXPANSIONS
 from carca_bot.engine.game import Game
 from carca_bot.engine.randomplay import random_game
-from carca_bot.engine.record import write_record
+from carca_bot.engine.record import play_action, write_record
 from carca_bot.engine.setup import Setup
 from carca_bot.service import BadInput, GameService, Limits, NoGameHere
 from carca_bot.service import core as core_module
 from carca_bot.service import heavy as heavy_module
+from carca_bot.service import live as live_module
 from tests.service.helpers import CY, HERE, THERE, Clock, raises_saying, started
 
 
@@ -31,7 +32,7 @@ def _whole_game() -> dict[str, Any]:
 
 def _slow_actions(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
     """Every replayed action costs `seconds` of CPU: a record that takes long to replay."""
-    play = heavy_module.play_action
+    play = play_action
 
     def slow(game: Game, action: dict[str, Any]) -> None:
         until = time.perf_counter() + seconds
@@ -94,7 +95,12 @@ async def test_an_import_over_its_size_is_refused_before_parsing(
     try:
         parsed: list[object] = []
         loads = json.loads
-        monkeypatch.setattr(json, "loads", lambda *a, **k: parsed.append(a) or loads(*a, **k))
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            parsed.append(args)
+            return loads(*args, **kwargs)
+
+        monkeypatch.setattr(json, "loads", counted)
         raw = json.dumps(_whole_game()).encode()
         with raises_saying(BadInput, r"a game record may be at most 4 KiB"):
             await service.import_record(HERE, CY, raw)
@@ -113,7 +119,7 @@ async def test_rebuilding_a_game_runs_in_a_worker_thread(
         service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
     await started(service)
     threads: list[str] = []
-    rebuild = core_module.rebuild
+    rebuild = live_module.rebuild
 
     def watched(data: Any) -> Any:
         threads.append(threading.current_thread().name)
