@@ -154,3 +154,32 @@ def test_cli_exit_statuses(tmp_path: Path) -> None:
 def out_message(path: Path) -> str:
     message: str = replay_text(path.read_text())[1]["error"]["message"]
     return message
+
+
+def test_records_are_played_through_push_and_by_must_be_the_player_to_decide() -> None:
+    """`play_action` plays a record's action with `Game.push` (which acts for whoever
+    decides): a `by` who is not that player gets the refusal the rules give, at the
+    same index: `not_your_turn`, or the phase's refusal first, as one step at a time."""
+    from carca_bot.engine.errors import IllegalMove
+    from carca_bot.engine.record import play_action
+
+    game = Game(Setup(("Ana", "Ben")))
+    before = len(game.history)
+    for action, code in (
+            (turn("Ben", "U", (1, 0)), "not_your_turn"),  # the phase fits, the player not
+            ({"by": "Ben", "wagon": "return"}, "wrong_phase"),  # the phase is checked first
+            ({"by": "Ben", "abbey": "skip"}, "skip_not_now"),
+            (turn("Zed", "U", (1, 0)), "not_a_player"),
+            (turn("Ana", "U", (1, 0), figure="follower", on="E", recall=True),
+             "deploy_and_recall")):
+        try:
+            play_action(game, action)
+        except IllegalMove as exc:
+            assert exc.code == code, (action, exc)
+        else:
+            raise AssertionError(f"{action} was accepted")
+        assert len(game.history) == before and not game.frames  # all or nothing
+    status, out = replay(record([turn("Ana", "U", (1, 0)), turn("Ana", "V", (2, 0))]),
+                         refusal_words)
+    assert status == 1 and out["error"] == {
+        "index": 1, "message": "it is not Ana's turn: waiting for Ben to place a tile"}
