@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from carca_bot.engine.events import Event
-from carca_bot.engine.moves import Deploy, PlaceTile
+from carca_bot.engine.moves import Deploy, Move, PlaceTile
 from carca_bot.i18n import speaking
 from carca_bot.service import (
     BadInput,
@@ -195,3 +196,69 @@ async def test_an_engine_refusal_keeps_its_code_params_and_names(db: Path,
         assert "does not touch any placed tile" in say(err)
     finally:
         await service.close()
+
+
+def _sample(code: str) -> dict[str, object]:
+    """Params enough for any service refusal's words."""
+    from carca_bot.engine.errors import IllegalMove
+
+    rule = IllegalMove("no_tiles_left")
+    return {"text": "Said", "figure": "follower", "tile": "U", "square": (1, 2), "game": 3,
+            "must": "place", "name": "Ana", "limit": 4, "count": 2, "action": "join",
+            "choices": ("en", "es"), "rule": "c3", "seconds": 60, "most": 6,
+            "language": "fr", "scope": "x", "size": 5000, "detail": "", "index": 1,
+            "refusal": rule}
+
+
+@pytest.mark.parametrize("code", sorted(set(SERVICE_REFUSALS) - {"said"}) + sorted(NOT_NOW))
+def test_every_service_refusal_is_translated(code: str) -> None:
+    from carca_bot.i18n.pseudo import untranslated
+
+    with speaking("qps"):
+        text = say(NotAllowed(code, **_sample(code)))
+    assert untranslated(text, frozenset({"Ana", "U", "fr", "c3", "x", "en", "es"})) == [], text
+
+
+@pytest.mark.parametrize("code", sorted(NOTES))
+def test_every_note_is_translated(code: str) -> None:
+    from carca_bot.i18n.pseudo import untranslated
+
+    with speaking("qps"):
+        text = say(Note(code, {"name": "Ana", "order": ["Ana", "Ben"], "days": 7}))
+    assert untranslated(text, frozenset({"Ana", "Ben"})) == [], text
+
+
+def test_steps_prompts_and_labels_are_translated() -> None:
+    from carca_bot.engine.moves import (
+        DeclareEnd,
+        Discard,
+        Draw,
+        EndTurn,
+        MoveWagon,
+        PlaceAbbey,
+        PlaceToken,
+        Recall,
+        ReturnWagon,
+        SkipAbbey,
+    )
+    from carca_bot.i18n.pseudo import untranslated
+    from carca_bot.words import feature_label, must_words, prompt
+
+    moves: list[Move] = [
+        PlaceTile("U", (1, 0), 1), PlaceAbbey((1, 1)), Deploy("abbot", "C"), Recall(),
+        PlaceToken((0, 0), "N", 0), Discard("U"), MoveWagon((0, 1), "N"), ReturnWagon(),
+        SkipAbbey(), EndTurn(), Draw(), DeclareEnd()]
+    musts = ("join", "choose", "place", "finish", "wagon", "abbey_round", "over")
+    with speaking("qps"):
+        texts = [say(m) for m in moves]
+        texts += [prompt(m, name) for m in musts for name in (None, "Ana")]
+        texts += [prompt("place", None, "U")]
+        texts += [must_words(m, yours) for m in musts for yours in (False, True)]
+        texts += [feature_label(k, w) for k, w in (("field", "SW"), ("city", "N"),
+                                                   ("barn", "NW"), ("monastery", "C"),
+                                                   ("road", "E"), ("field", "N"))]
+    for text in texts:
+        # a label inside a sentence is marked twice: take the inner marks out first
+        while (flat := re.sub("⟦[^⟦⟧]*⟧", "", text)) != text and "⟦" in flat:
+            text = flat
+        assert untranslated(text, frozenset({"Ana", "U", "C", "N"})) == [], text
