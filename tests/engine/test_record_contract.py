@@ -183,3 +183,14 @@ def test_records_are_played_through_push_and_by_must_be_the_player_to_decide() -
                          refusal_words)
     assert status == 1 and out["error"] == {
         "index": 1, "message": "it is not Ana's turn: waiting for Ben to place a tile"}
+
+
+def test_the_replay_message_is_english_whatever_language_is_spoken() -> None:
+    """`error.message` is a machine contract: the CLI's words are English even when the
+    terminal speaks Spanish (guards the merge with the translated refusals)."""
+    from carca_bot.i18n import speaking
+
+    data = record([turn("Ben", "U", (1, 0))])
+    with speaking("es"):
+        _, out = replay(data, refusal_words)
+    assert out["error"]["message"] == "it is not Ben's turn: waiting for Ana to place a tile"
