@@ -7,12 +7,26 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from carca_bot.engine.errors import IllegalMove
+
+
+def refusal_words(exc: IllegalMove, players: Sequence[str]) -> str:
+    """A refused action in the replay result's `error.message`: plain English words,
+    whatever language the terminal speaks (the result is a machine contract)."""
+    from carca_bot.i18n import speaking
+    from carca_bot.words import say
+
+    with speaking("en"):
+        return say(exc, players)
 
 
 def _replay(args: argparse.Namespace) -> int:
     from carca_bot.engine.record import replay_file
 
-    status, out = replay_file(args.file)
+    status, out = replay_file(args.file, refusal_words)
     _print_json(out)
     return status
 

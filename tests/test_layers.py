@@ -31,7 +31,7 @@ ALLOWED: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "league": (frozenset({"engine"}), frozenset({"openskill"})),
     # words: the engine's codes in players' language; the front ends' text layer.
     "words": (frozenset({"engine", "i18n"}), frozenset()),
-    "service": (frozenset({"engine", "render", "store", "words"}), frozenset()),
+    "service": (frozenset({"engine", "render", "store"}), frozenset()),
     # replay_html: the HTML replay page, built from the service's public history.
     "replay_html": (frozenset({"engine", "i18n", "render", "service"}), frozenset()),
     "bot": (frozenset({"engine", "i18n", "render", "service", "words"}),
@@ -40,21 +40,13 @@ ALLOWED: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 # Imports against the layers that are known debts, as (module, target module): remove an
 # entry when its import is gone (test_known_layer_debts_still_exist says when).
-KNOWN_LAYER_DEBTS: frozenset[tuple[str, str]] = frozenset({
-    # Compat members (Event.describe, IllegalMove.message) until every front end calls
-    # carca_bot.words itself.
-    ("engine.errors", "words"),
-    ("engine.events", "words"),
-})
+KNOWN_LAYER_DEBTS: frozenset[tuple[str, str]] = frozenset()
 # The art generator is a tool: only its own modules import it, never the running bot.
 TOOLS = ("render.art",)
 
 # Known cycles today, as the edges that close them. Each entry is a debt with an owner:
 # remove it when its cycle is gone (test_known_cycles_still_exist says when).
 KNOWN_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset({
-    # engine <-> words: the compat members above (one debt, two views of it).
-    ("engine.errors", "words"),
-    ("engine.events", "words"),
     # bot: the command modules name the client's type while the client imports them.
     ("bot.actions", "bot.client"),
     ("bot.autocomplete", "bot.client"),
@@ -270,7 +262,7 @@ def test_a_clean_package_passes(tmp_path: Path) -> None:
     ({"engine/game.py": "def f():\n    import PIL\n"}, "engine may use only the stdlib"),
     ({"service/core.py": "import discord.ui\n"}, "service may use only the stdlib"),
     ({"service/core.py": "from carca_bot.bot import client\n", "bot/client.py": ""},
-     "service may import only ['engine', 'render', 'store', 'words']"),
+     "service may import only ['engine', 'render', 'store']"),
     ({"store/store.py": "from ..render import board\n", "render/board.py": ""},
      "store may import only ['engine']"),
     ({"bot/client.py": "from carca_bot.store import store\n", "store/store.py": ""},

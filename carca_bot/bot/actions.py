@@ -36,6 +36,7 @@ from carca_bot.service import (
     User,
     Where,
 )
+from carca_bot.words import say
 
 if TYPE_CHECKING:
     from carca_bot.bot.client import CarcaBot
@@ -156,7 +157,7 @@ class Actions:
                               f"{text.status_text(exc.view)}")
         except ServiceError as exc:
             outcome = type(exc).__name__
-            await self.refuse(interaction, public, sentence(exc.message))
+            await self.refuse(interaction, public, sentence(say(exc)))
         except Exception:
             outcome = "error"
             log.exception("command=%s failed", name)
@@ -498,7 +499,7 @@ class Actions:
         lines.extend(text.grouped(listed, names))
         lines.append(f"**Scorings, page {page + 1} of {pages}:**")
         shown = listed[page * SCORE_PAGE:(page + 1) * SCORE_PAGE]
-        lines.extend(f"• {sentence(e.describe(names), names)}" for e in shown)
+        lines.extend(f"• {sentence(say(e, names), names)}" for e in shown)
         if not shown:
             lines.append("• no points scored yet")
         return Reply(text.clip("\n".join(lines)),

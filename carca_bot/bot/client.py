@@ -247,7 +247,7 @@ class CarcaBot(discord.Client):
             try:
                 catch = await self.service.events_since(owed.game_id, owed.posted_version)
             except ServiceError as exc:
-                self._failed_once(owed.game_id, f"cannot be read ({exc.message})")
+                self._failed_once(owed.game_id, f"cannot be read ({exc})")
                 continue
             view = catch.view
             files: list[discord.File] = []

@@ -16,7 +16,9 @@ from carca_bot.bot.safe import clean, safe_name, sentence
 from carca_bot.bot.safe import clip as clip_to
 from carca_bot.bot.safe import safe_text as _safe_text
 from carca_bot.engine.events import Event
-from carca_bot.service import MUST_WORDS, GameSummary, TurnView
+from carca_bot.service import GameSummary, Told, TurnView
+from carca_bot.words import must_words as task_words
+from carca_bot.words import say, situation
 
 MAX_CONTENT = 2000  # Discord's message length limit
 SCORE_KINDS = ("score", "challenge", "king", "robber")
@@ -45,7 +47,7 @@ def pinged(view: TurnView) -> list[str]:
 
 def must_words(view: TurnView) -> str:
     """'place a tile', said to the player who must do it."""
-    return MUST_WORDS.get(view.must, "play").replace("their", "your")
+    return task_words(view.must, yours=True)
 
 
 def scores_line(view: TurnView) -> str:
@@ -72,7 +74,7 @@ def timer_words(view: TurnView) -> str:
 def next_line(view: TurnView, tile: str | None = None) -> str:
     """Who must act next, with a mention so they are notified."""
     if view.status == "lobby":
-        return sentence(view.prompt, names_of(view)) + "."
+        return sentence(situation(view), names_of(view)) + "."
     if view.deciding is None:
         return ""
     who = mention(view.deciding.user_id, view.deciding.name)
@@ -84,7 +86,7 @@ def next_line(view: TurnView, tile: str | None = None) -> str:
         "finish": "finish your turn and `/carc confirm`",
         "wagon": "your wagon's feature was scored: `/carc wagon` to move it or return it",
         "abbey_round": "place your abbey (`/carc abbey`) or skip it",
-    }.get(view.must, safe_text(view, view.prompt))
+    }.get(view.must, safe_text(view, situation(view)))
     timer = timer_words(view)
     return f"{who}, {doing}." + (f" {timer}" if timer else "")
 
@@ -134,14 +136,15 @@ def public_update(view: TurnView, actor: str | None = None,
         lines.append(said)
     elif actor:
         lines.append(f"**{safe_name(actor)}** moved.")
-    lines.extend(f"• {sentence(event, names_of(view))}" for event in view.events)
+    lines.extend(f"• {sentence(say(event, names_of(view)), names_of(view))}"
+                 for event in view.events)
     if view.status in ("active", "finished"):
         lines.append(f"Scores: {scores_line(view)} · tiles left: {view.tiles_left}")
     lines.append(final_line(view) if view.finished else next_line(view, tile))
     return clip("\n".join(line for line in lines if line))
 
 
-def catch_up(view: TurnView, lines: Iterable[str],
+def catch_up(view: TurnView, lines: Iterable[Told],
              played: Iterable[dict[str, Any]]) -> str:
     """A public post delivered late (Discord refused it, or the bot restarted first):
     what was played and said since the last post, then the game as it is now."""
@@ -233,10 +236,10 @@ def full_scoring(view: TurnView, events: Iterable[Event], names: list[str],
     listed = scorings(events, with_gardens)
     out.append("")
     out.append("During the game:")
-    out.extend(f"- {_plain(e.describe(names))}" for e in listed if not e.final)
+    out.extend(f"- {_plain(say(e, names))}" for e in listed if not e.final)
     out.append("")
     out.append("Final scoring:")
-    out.extend(f"- {_plain(e.describe(names))}" for e in listed if e.final)
+    out.extend(f"- {_plain(say(e, names))}" for e in listed if e.final)
     return "\n".join(out) + "\n"
 
 
@@ -247,10 +250,10 @@ def _plain(words: str) -> str:
 def private_update(view: TurnView) -> str:
     """What the acting player sees after a step: the turn so far and what comes next."""
     names = names_of(view)
-    lines = [f"• {sentence(event, names)}" for event in view.events]
+    lines = [f"• {sentence(say(event, names), names)}" for event in view.events]
     if view.steps:
-        lines.append("This turn so far: " + "; ".join(safe_text(view, s) for s in view.steps))
-    lines.append(sentence(view.prompt, names) + ".")
+        lines.append("This turn so far: " + "; ".join(safe_text(view, say(s)) for s in view.steps))
+    lines.append(sentence(situation(view), names) + ".")
     timer = timer_words(view)
     if timer:
         lines.append(timer)
@@ -268,7 +271,7 @@ def status_text(view: TurnView) -> str:
                      + (f" ({hand})" if hand else "") + (" · resigned" if seat.resigned else ""))
     if view.status == "active":
         lines.append(f"Tiles left: {view.tiles_left}")
-    lines.append(sentence(view.prompt, names_of(view)) + ".")
+    lines.append(sentence(situation(view), names_of(view)) + ".")
     timer = timer_words(view)
     if timer:
         lines.append(timer)

@@ -1,6 +1,6 @@
 """Errors the engine raises. A refusal is data: a reason code and its parameters.
 
-The words for each code live in `carca_bot.words`; the engine writes no sentences.
+The words for each code live in `carca_bot.words` (`say`); the engine writes no sentences.
 """
 
 from __future__ import annotations
@@ -20,18 +20,14 @@ class IllegalMove(Exception):
         super().__init__(code, params)
         self.code = code
         self.params: dict[str, Any] = params
-        self.names: tuple[str, ...] = ()  # the players' names, for the compat `message`
-
-    @property
-    def message(self) -> str:
-        """Compat: front ends move to `carca_bot.words.refusal` (needs the player names)."""
-        from carca_bot.words import refusal  # compat, see docstring
-
-        return refusal(self, list(self.names))
+        # The players' names, set by the game that refused (seat numbers in `params`
+        # index them), so a caller far from the game can still say who was meant.
+        self.names: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        """Compat: front ends move to `carca_bot.words.refusal`."""
-        return self.message
+        """For logs only: the code and its parameters (players see `carca_bot.words.say`)."""
+        params = ", ".join(f"{k}={v!r}" for k, v in sorted(self.params.items()))
+        return f"{self.code} ({params})" if params else self.code
 
 
 class RecordError(ValueError):

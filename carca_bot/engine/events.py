@@ -1,6 +1,6 @@
 """Events: what happened in a turn, as data enough to explain a score to players.
 
-The words for an event live in `carca_bot.words.event`; the engine writes none.
+The words for an event live in `carca_bot.words` (`say`); the engine writes none.
 """
 
 from __future__ import annotations
@@ -34,16 +34,3 @@ class Event:
     pennants: int = 0
     complete: bool = False
     final: bool = False
-
-    @property
-    def detail(self) -> str:
-        """Compat: front ends move to `carca_bot.words.detail`."""
-        from carca_bot.words import detail  # compat, see docstring
-
-        return detail(self)
-
-    def describe(self, names: list[str]) -> str:
-        """Compat: front ends move to `carca_bot.words.event`."""
-        from carca_bot.words import event  # compat, see docstring
-
-        return event(self, names)

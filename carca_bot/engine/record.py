@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from carca_bot.engine.catalogue import EXPANSIONS, tile_ids
+from carca_bot.engine.checks import waiting
 from carca_bot.engine.deploying import FIGURES
 from carca_bot.engine.errors import IllegalMove, RecordError
 from carca_bot.engine.game import Game, Phase
@@ -36,7 +38,12 @@ from carca_bot.engine.limits import (
     name_problem,
     text_problem,
 )
+from carca_bot.engine.moves import Move, action_moves
 from carca_bot.engine.setup import WAGON_RULES, Setup
+
+# Says a refusal in words for the result's `error.message`, given the players' names.
+# The command line passes one (`carca_bot.cli.refusal_words`); the engine writes none.
+Explain = Callable[[IllegalMove, Sequence[str]], str]
 
 RECORD_FORMAT = "carca-record/1"
 RESULT_FORMAT = "carca-result/1"
@@ -437,30 +444,91 @@ def malformed(exc: RecordError) -> dict[str, Any]:
     return {"format": RESULT_FORMAT, "error": {"index": exc.index, "message": str(exc)}}
 
 
-def replay(data: object) -> tuple[int, dict[str, Any]]:
-    """Replay a decoded record: the exit status and the result object of the contract."""
+def code_only(exc: IllegalMove, players: Sequence[str]) -> str:
+    """The `Explain` used when the caller gives none: the code and parameters, no words."""
+    return str(exc)
+
+
+# Refusals a step makes before it looks at who plays it: a player who is not the one to
+# decide gets these, like anyone, and `not_your_turn` for everything else.
+_BEFORE_THE_PLAYER = frozenset({"game_over", "wrong_phase", "skip_not_now"})
+
+
+def _refused(game: Game, err: IllegalMove) -> IllegalMove:
+    err.names = tuple(game.players)
+    return err
+
+
+def _not_theirs(game: Game, move: Move, player: int) -> IllegalMove:
+    """The refusal for `move` played by `player`, who is not the one to decide now.
+
+    `Game.push` acts for whoever decides, so the record's `by` is checked here. The
+    rules check the game's phase before the player, so a move that would be refused
+    for that reason is tried (for the player deciding) and taken back.
+    """
+    try:
+        game.push(move)
+    except IllegalMove as exc:
+        if exc.code in _BEFORE_THE_PLAYER:
+            return exc
+    else:
+        game.pop()
+    return _refused(game, IllegalMove("not_your_turn", who=player, **waiting(game)))
+
+
+def play_action(game: Game, action: dict[str, Any]) -> None:
+    """Play one well-formed record action through `Game.push`, all of it or none.
+
+    The action's `by` must be the player who decides now. Refusals carry the same
+    codes as the rules give them one step at a time.
+    """
+    by, moves = action_moves(action)
+    player = None if by is None else game.player_index(by)
+    depth = len(game.frames)
+    try:
+        for i, move in enumerate(moves):
+            if i == 1 and "deploy" in action and action.get("recall"):
+                raise _refused(game, IllegalMove("deploy_and_recall"))
+            if player is not None and player != game.deciding:
+                raise _not_theirs(game, move, player)
+            game.push(move)
+    except IllegalMove:
+        while len(game.frames) > depth:
+            game.pop()
+        raise
+
+
+def replay(data: object, explain: Explain = code_only) -> tuple[int, dict[str, Any]]:
+    """Replay a decoded record: the exit status and the result object of the contract.
+
+    `explain` writes a refusal's `message` (the command line passes English words).
+    """
     try:
         record = parse_record(data)
-        game = Game(record.setup)
     except RecordError as exc:
         return 2, malformed(exc)
-    except (IllegalMove, ValueError) as exc:
+    try:
+        game = Game(record.setup)
+    except IllegalMove as exc:
+        return 2, malformed(RecordError(explain(exc, record.setup.players)))
+    except ValueError as exc:
         return 2, malformed(RecordError(str(exc)))
     for index, action in enumerate(record.actions):
         try:
-            game.apply(action)
+            play_action(game, action)
         except IllegalMove as exc:
-            return 1, result(game, {"index": index, "message": exc.message})
+            return 1, result(game, {"index": index,
+                                    "message": explain(exc, record.setup.players)})
     return 0, result(game)
 
 
-def replay_text(text: str) -> tuple[int, dict[str, Any]]:
+def replay_text(text: str, explain: Explain = code_only) -> tuple[int, dict[str, Any]]:
     """Replay a record given as JSON text (bounded: see `load_record_text`)."""
     try:
         data = load_record_text(text)
     except RecordError as exc:
         return 2, malformed(exc)
-    return replay(data)
+    return replay(data, explain)
 
 
 def read_record_file(path: str | Path) -> str:
@@ -485,10 +553,10 @@ def read_record_file(path: str | Path) -> str:
                           f"{exc.start})") from None
 
 
-def replay_file(path: str | Path) -> tuple[int, dict[str, Any]]:
-    """What `carca-bot replay FILE` prints and exits with."""
+def replay_file(path: str | Path, explain: Explain = code_only) -> tuple[int, dict[str, Any]]:
+    """What `carca-bot replay FILE` prints and exits with (given the CLI's `explain`)."""
     try:
         text = read_record_file(path)
     except RecordError as exc:
         return 2, malformed(exc)
-    return replay_text(text)
+    return replay_text(text, explain)

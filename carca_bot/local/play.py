@@ -14,6 +14,7 @@ from carca_bot.local import chosen_language
 from carca_bot.local.saved import Table, choose_table
 from carca_bot.local.session import Render, RenderTile, Terminal, demo, hot_seat, player_names
 from carca_bot.service import GameOptions, GameService, ServiceError, Where
+from carca_bot.words import say
 
 
 def _expansions(spec: str | None) -> frozenset[str]:
@@ -35,7 +36,7 @@ async def run(args: argparse.Namespace, render: Render | None,
         options = GameOptions(expansions=_expansions(args.expansions), seed=args.seed,
                               allow_solo=len(names) == 1)
     except (ValueError, ServiceError) as exc:
-        stdout.write(f"{exc.message if isinstance(exc, ServiceError) else exc}\n")
+        stdout.write(f"{say(exc) if isinstance(exc, ServiceError) else exc}\n")
         return 2
     service = await GameService.open(args.db)
     try:

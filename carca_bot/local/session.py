@@ -51,6 +51,7 @@ class RenderTile(Protocol):
 
     def __call__(self, game: Game, tile: str, max_bytes: int | None = None,
                  language: str = "en") -> bytes: ...
+from carca_bot.words import say, situation
 
 NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli", "Flo")
 TERMINAL = Where("local", "terminal")
@@ -95,7 +96,7 @@ class Terminal:
     async def show(self, view: TurnView) -> None:
         """What happened, and a picture if a move was confirmed since the last one."""
         for line in view.events:
-            self.say(f"  * {line}")
+            self.say(f"  * {say(line, [s.name for s in view.seats])}")
         if view.moves != self.moves:
             if self.moves >= 0:
                 await self.picture(view)
@@ -174,7 +175,7 @@ async def hot_seat(service: GameService, names: list[str], options: GameOptions,
     while True:
         deciding = view.deciding
         if view.finished or deciding is None:
-            term.say(f"{view.prompt}\n{scores_text(view)}")
+            term.say(f"{situation(view)}\n{scores_text(view)}")
             return 0
         user = User(deciding.user_id or "", deciding.name)
         view = await service.begin_turn(where, user)
@@ -199,7 +200,7 @@ async def hot_seat(service: GameService, names: list[str], options: GameOptions,
         try:
             view = await _command(service, term, user, verb, args)
         except (ServiceError, Usage) as exc:
-            term.say(f"! {exc.message if isinstance(exc, ServiceError) else exc}")
+            term.say(f"! {say(exc) if isinstance(exc, ServiceError) else exc}")
             view = await service.status(where, user.id)
 
 
@@ -268,5 +269,5 @@ async def demo(service: GameService, names: list[str], options: GameOptions,
         view, what = await play_random_move(service, where, User(seat.user_id, seat.name), rng)
         term.say(f"{view.moves:4}. {seat.name}: {what}")
         await term.show(view)
-    term.say(f"{view.prompt}\n{scores_text(view)}")
+    term.say(f"{situation(view)}\n{scores_text(view)}")
     return 0

@@ -11,6 +11,7 @@ from carca_bot.engine.game import Game
 from carca_bot.i18n import N_, Domain
 from carca_bot.service import Choices, TurnView
 from carca_bot.words.english import figure_name
+from carca_bot.words import say, situation
 
 _T = Domain("local")
 _ = _T.gettext
@@ -102,9 +103,10 @@ def status_text(view: TurnView) -> str:
     left = ngettext("{n} tile left", "{n} tiles left", view.tiles_left).format(
         n=view.tiles_left)
     head = _("game {game}, {moves}, {left}").format(game=view.game_id, moves=moves, left=left)
-    steps = ("\n  " + _("this turn so far: {steps}").format(steps="; ".join(view.steps))
+    steps = ("\n  " + _("this turn so far: {steps}").format(
+        steps="; ".join(say(s) for s in view.steps))
              if view.steps else "")
-    return f"{head}: {view.prompt}{steps}"
+    return f"{head}: {situation(view)}{steps}"
 
 
 def choices_text(choices: Choices) -> str:

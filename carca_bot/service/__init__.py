@@ -1,7 +1,8 @@
 """The application layer every front end shares: games in channels, turns, records, timers.
 
 It knows nothing of Discord: users and channels are opaque strings, results are
-plain dataclasses, refusals are `ServiceError`s with a message for players.
+plain dataclasses, refusals are `ServiceError`s: a code and its parameters. It writes
+no words for players: front ends say its data with `carca_bot.words.say`.
 """
 
 from __future__ import annotations
@@ -34,13 +35,16 @@ from carca_bot.service.labels import FeatureLabel
 from carca_bot.service.lobby import LobbyOps
 from carca_bot.service.model import (
     DEFAULT_LIMITS,
-    MUST_WORDS,
+    LANGUAGES,
     Choices,
     GameOptions,
     GameSummary,
+    LanguagePrefs,
     Limits,
+    Note,
     SeatView,
     TimerReport,
+    Told,
     TurnOrder,
     TurnView,
     User,
@@ -48,11 +52,12 @@ from carca_bot.service.model import (
 )
 from carca_bot.service.play import PlayOps
 from carca_bot.service.posts import CatchUp, PendingPost, PostOps
+from carca_bot.service.prefs import PrefsOps
 from carca_bot.store import Store
 from carca_bot.store.rows import GameRow  # front ends read rows through the service
 
 
-class GameService(LobbyOps, PlayOps, InfoOps, PostOps):
+class GameService(LobbyOps, PlayOps, InfoOps, PostOps, PrefsOps):
     """All operations; one instance per process and database file."""
 
     @classmethod
@@ -65,10 +70,6 @@ class GameService(LobbyOps, PlayOps, InfoOps, PostOps):
         await self.store.close()
 
 
-UNAVAILABLE = ("the game could not be saved just now (the database is busy or full); nothing "
-               "was changed, so please try again in a moment")
-
-
 def _refusing_when_unavailable(operation: Callable[..., Awaitable[Any]]
                                ) -> Callable[..., Awaitable[Any]]:
     """A database that is locked too long or full is a refusal players can read, not a crash."""
@@ -77,7 +78,7 @@ def _refusing_when_unavailable(operation: Callable[..., Awaitable[Any]]
         try:
             return await operation(*args, **kwargs)
         except store.Unavailable as exc:
-            raise Unavailable(UNAVAILABLE) from exc
+            raise Unavailable("unavailable") from exc
     return wrapper
 
 
@@ -87,7 +88,7 @@ for _name, _operation in inspect.getmembers(GameService, inspect.iscoroutinefunc
 
 
 __all__ = [
-    "MUST_WORDS",
+    "LANGUAGES",
     "BadInput",
     "CatchUp",
     "ChannelBusy",
@@ -99,6 +100,7 @@ __all__ = [
     "GameService",
     "GameSummary",
     "IllegalMoveError",
+    "LanguagePrefs",
     "LimitReached",
     "Limits",
     "NoGameHere",
@@ -106,11 +108,13 @@ __all__ = [
     "NotInGame",
     "NotNow",
     "NotYourTurn",
+    "Note",
     "PendingPost",
     "SavedNotShown",
     "SeatView",
     "ServiceError",
     "TimerReport",
+    "Told",
     "TurnOrder",
     "TurnView",
     "Unavailable",

@@ -27,7 +27,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
-from carca_bot import words
 from carca_bot.engine.events import Event
 from carca_bot.engine.game import Phase
 from carca_bot.engine.moves import Discard
@@ -41,9 +40,19 @@ from carca_bot.service.errors import (
 )
 from carca_bot.service.heavy import Workers
 from carca_bot.service.live import Batch, Live, Pending, owed_post, rebuild
-from carca_bot.service.model import DAY, DEFAULT_LIMITS, Limits, TurnView, User, Where
+from carca_bot.service.model import (
+    DAY,
+    DEFAULT_LIMITS,
+    Limits,
+    Note,
+    Told,
+    TurnView,
+    User,
+    Where,
+)
+from carca_bot.service.outbox import told_json
 from carca_bot.service.play_auto import auto_move
-from carca_bot.service.views import build_view, waiting_words
+from carca_bot.service.views import build_view, deciding_seat, must_of
 from carca_bot.store import Conflict, PublicChange, SeatRow, Store, Usage, UsageCheck
 
 Body = Callable[[Live], Awaitable[None]]
@@ -170,7 +179,7 @@ class ServiceCore:
                 raise SavedNotShown(SAVED) from exc
 
     @staticmethod
-    def _news(live: Live, since: Mark) -> list[str]:
+    def _news(live: Live, since: Mark) -> list[Told]:
         """What happened since `since`: undo rebuilds the event list, so compare, not count."""
         after = live.game.events if live.game is not None else []
         same = 0
@@ -178,8 +187,7 @@ class ServiceCore:
             if old != new:
                 break
             same += 1
-        names = live.names()
-        return [words.event(e, names) for e in after[same:]] + live.notes[since.notes:]
+        return [*after[same:], *live.notes[since.notes:]]
 
     async def _shown(self, game_id: int, viewer: str) -> TurnView:
         """The view of a game just stored by a command of its own (create, import)."""
@@ -249,7 +257,7 @@ class ServiceCore:
             live.pending = pending
             self._change(live, changes)
 
-    async def _flush(self, live: Live, lines: list[str]) -> bool:
+    async def _flush(self, live: Live, lines: list[Told]) -> bool:
         """Store what the command staged, in one transaction; whether there was anything.
 
         A change players must hear about (see `owed_post`) is stored with what it
@@ -259,7 +267,8 @@ class ServiceCore:
         if batch is None:
             return False
         live.batch = None
-        public = PublicChange(batch.seq, tuple(lines)) if owed_post(batch, live) else None
+        public = (PublicChange(batch.seq, tuple(told_json(t) for t in lines))
+                  if owed_post(batch, live) else None)
         now = self.clock()
         try:
             version = await self.store.write(live.id, live.version, now, batch.changes,
@@ -289,7 +298,7 @@ class ServiceCore:
             player = game.deciding
             assert player is not None
             if live.seats[player].resigned:
-                self._auto(live, player, "has resigned")
+                self._auto(live, player, "played_for_resigned")
                 continue
             tile = live.drawn_tile()
             if tile is None or live.next_tile()[1]:
@@ -299,10 +308,11 @@ class ServiceCore:
             self._take_actions(live, None, carry_draw=carry)
 
     def _auto(self, live: Live, player: int, why: str) -> None:
-        """Play the deciding player's move for them (resigned, or out of time)."""
+        """Play the deciding player's move for them (resigned, or out of time); `why` is
+        the note's code (`played_for_resigned`, `played_for_late`)."""
         game = live.game
         assert game is not None
-        live.notes.append(f"{live.seats[player].name} {why}: their move was played for them")
+        live.notes.append(Note(why, {"name": live.seats[player].name}))
         auto_move(game, player)
         self._take_actions(live, None)
 
@@ -328,7 +338,9 @@ class ServiceCore:
         if seat.resigned:
             raise NotAllowed("you_resigned")
         if live.game.deciding != seat.seat:
-            raise NotYourTurn("not_your_turn", waiting=waiting_words(live))
+            who = deciding_seat(live)
+            raise NotYourTurn("not_your_turn", must=must_of(live),
+                              name=None if who is None else live.seats[who].name)
         return seat.seat
 
     def _is_host(self, live: Live, user: User, is_admin: bool) -> bool:
@@ -336,7 +348,7 @@ class ServiceCore:
 
     # -- views ------------------------------------------------------------------
 
-    def _view(self, live: Live, viewer: str | None, events: list[str],
+    def _view(self, live: Live, viewer: str | None, events: list[Told],
               played: tuple[dict[str, Any], ...] = ()) -> TurnView:
         return build_view(live, viewer, events, played)
 

@@ -1,7 +1,6 @@
 """Refusals as data: a `code` and the `params` a sentence about it needs.
 
-The words are in `carca_bot.words.service.refusal`. `message` is a compat
-property for the front ends until they call the words module themselves.
+The service writes no sentences: front ends say a refusal with `carca_bot.words.say`.
 """
 
 from __future__ import annotations
@@ -15,15 +14,16 @@ if TYPE_CHECKING:
     from carca_bot.service.model import TurnView
 
 _CODE = re.compile(r"[a-z][a-z0-9_]*")
-SAID = "said"  # the code of a refusal built from a sentence (front ends' own refusals)
+# The code of a refusal built from a sentence: only front ends build those (their own
+# refusals, already in the user's language); no service module does (a test checks).
+SAID = "said"
 
 
 class ServiceError(Exception):
     """A command the service refused; nothing changed (except for SavedNotShown).
 
-    Built from a code (`NotNow("must_place")`) with keyword params, or, for callers
-    that still write English (the front ends), from a sentence: code `said`,
-    params `{"text": ...}`.
+    Built from a code (`NotNow("must_place")`) with keyword params. A front end may
+    still raise one from a sentence of its own: code `said`, params `{"text": ...}`.
     """
 
     engine = False  # whether `code` is an engine refusal code (IllegalMoveError)
@@ -36,15 +36,10 @@ class ServiceError(Exception):
         self.params: dict[str, Any] = params
         self.names: tuple[str, ...] = ()  # the players, for engine refusals' words
 
-    @property
-    def message(self) -> str:
-        """Compat: front ends move to `carca_bot.words.service.refusal`."""
-        from carca_bot.words.service import refusal  # compat, see docstring
-
-        return refusal(self, self.names)
-
     def __str__(self) -> str:
-        return self.message
+        """For logs only: the code and its parameters (players see `words.say`)."""
+        params = ", ".join(f"{k}={v!r}" for k, v in sorted(self.params.items()))
+        return f"{self.code} ({params})" if params else self.code
 
 
 class NoGameHere(ServiceError):
@@ -92,8 +87,8 @@ class Unavailable(ServiceError):
 
 
 class LimitReached(NotAllowed):
-    """The user or the server holds as much as `Limits` allows; the message says which
-    limit and what to do."""
+    """The user or the server holds as much as `Limits` allows: the code names the
+    limit (`games_per_user`, ...), `count` what is held and `limit` the most allowed."""
 
 
 class SavedNotShown(ServiceError):

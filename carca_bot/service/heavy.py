@@ -16,10 +16,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
-from carca_bot import words
 from carca_bot.engine.errors import IllegalMove, RecordError
 from carca_bot.engine.game import Game
-from carca_bot.engine.record import Record, parse_record
+from carca_bot.engine.record import Record, parse_record, play_action
 from carca_bot.service.errors import BadInput
 from carca_bot.service.model import Limits
 
@@ -47,8 +46,7 @@ class Workers:
 
 
 def _too_big(size: int, limit: int) -> BadInput:
-    return BadInput(f"that record is {size // 1024 + 1} KiB; a game record may be at most "
-                    f"{limit // 1024} KiB")
+    return BadInput("record_too_big", size=size, limit=limit)
 
 
 def decode(data: object, limit: int) -> object:
@@ -62,11 +60,11 @@ def decode(data: object, limit: int) -> object:
         try:
             return json.loads(data)
         except (ValueError, RecursionError) as exc:
-            raise BadInput(f"that is not a JSON game record ({str(exc)[:100]})") from None
+            raise BadInput("not_json", detail=str(exc)[:100]) from None
     try:
         size = len(json.dumps(data))
     except (TypeError, ValueError, RecursionError):
-        raise BadInput("that is not a JSON game record") from None
+        raise BadInput("not_json") from None
     if size > limit:
         raise _too_big(size, limit)
     return data
@@ -79,30 +77,29 @@ def replay_import(data: object, limits: Limits) -> tuple[Record, Game]:
 
     def in_time() -> None:
         if time.monotonic() - started > budget:
-            raise BadInput(f"that record takes too long to replay (over {budget:g} s), so it "
-                           "was not imported")
+            raise BadInput("import_too_slow", seconds=budget)
 
     try:
         record = parse_record(decode(data, limits.record_bytes))
     except RecordError as exc:
-        at = "" if exc.index is None else f" (action {exc.index})"
-        raise BadInput(f"that is not a valid carca-record/1 record: {exc}{at}") from None
+        # `detail`: the record check's own words (the carca-record/1 contract's message).
+        raise BadInput("record_invalid", detail=str(exc), index=exc.index) from None
     except RecursionError:
-        raise BadInput("that record is nested too deeply to be a game record") from None
+        raise BadInput("record_too_deep") from None
     in_time()
     try:
         game = Game(record.setup)
         for index, action in enumerate(record.actions):
             in_time()
             try:
-                game.apply(action)
+                play_action(game, action)
             except IllegalMove as exc:
-                raise BadInput(f"action {index} of the record breaks a rule: "
-                               f"{words.refusal(exc, record.setup.players)}") from None
+                exc.names = record.setup.players
+                raise BadInput("record_breaks_rule", index=index, refusal=exc) from None
     except IllegalMove as exc:
-        why = words.refusal(exc, record.setup.players)
-        raise BadInput(f"that record cannot be set up: {why}") from None
+        exc.names = record.setup.players
+        raise BadInput("record_setup_refused", refusal=exc) from None
     except ValueError as exc:
-        raise BadInput(f"that record cannot be set up: {exc}") from None
+        raise BadInput("record_setup_invalid", detail=str(exc)) from None
     in_time()
     return record, game

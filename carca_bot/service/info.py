@@ -19,6 +19,7 @@ from carca_bot.service.model import (
     MAX_PLAYERS,
     GameOptions,
     GameSummary,
+    Note,
     TimerReport,
     TurnView,
     User,
@@ -36,7 +37,7 @@ class InfoOps(ServiceCore):
         found = (await self.store.live_game(where.guild, where.channel)
                  or await self.store.latest_game(where.guild, where.channel))
         if found is None:
-            raise NoGameHere("there has been no game in this channel yet")
+            raise NoGameHere("no_game_yet")
         return found
 
     async def status(self, where: Where, viewer: str | None = None,
@@ -82,7 +83,7 @@ class InfoOps(ServiceCore):
 
         async def body(live: Live) -> None:
             if live.game is None:
-                raise NotAllowed("the game has not started: there is nothing to export yet")
+                raise NotAllowed("nothing_to_export")
             written = write_record(live.game)
             if not seed_is_public(live):
                 written.pop("seed", None)
@@ -116,8 +117,7 @@ class InfoOps(ServiceCore):
                 "finished" if game.finished else "active", options.to_json(), seed,
                 seats, game.history, self.clock(), check=check)
         except ChannelBusy:
-            raise errors.ChannelBusy("this channel already has a game: import the record "
-                                     "elsewhere, or cancel that game first") from None
+            raise errors.ChannelBusy("channel_busy_import") from None
         return await self._shown(game_id, user.id)
 
     async def check_timers(self, now: float | None = None) -> list[TimerReport]:
@@ -166,10 +166,10 @@ class InfoOps(ServiceCore):
             assert who is not None
             late.append(live.seats[who])
             if live.options.auto_play:
-                self._auto(live, who, "ran out of time")
+                self._auto(live, who, "played_for_late")
             else:
                 self._change(live, {"deadline": now + timer})
-                live.notes.append(f"{live.seats[who].name}, your time for this turn is up")
+                live.notes.append(Note("time_up", {"name": live.seats[who].name}))
 
         return body
 
@@ -181,7 +181,6 @@ class InfoOps(ServiceCore):
             host.extend(s for s in live.seats if s.user_id == live.row.host_id)
             self._change(live, {"status": "cancelled", "outcome": LOBBY_CLOSED,
                                 "pending": None, "deadline": None})
-            days = self.limits.lobby_lifetime / DAY
-            live.notes.append(f"the lobby was closed: it was not started within {days:g} days")
+            live.notes.append(Note("lobby_expired", {"days": self.limits.lobby_lifetime / DAY}))
 
         return body

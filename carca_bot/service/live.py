@@ -12,12 +12,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from carca_bot import words
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.game import Game, Phase, Placement
 from carca_bot.engine.moves import Deploy, Move, PlaceAbbey, PlaceTile, PlaceToken, Recall
 from carca_bot.engine.setup import Setup
-from carca_bot.service.model import GameOptions
+from carca_bot.service.model import GameOptions, Note
 from carca_bot.store import GameData, GameRow, SeatRow
 
 Step = dict[str, Any]  # one pending move as stored (see `move_json`)
@@ -144,7 +143,7 @@ class Live:
     seq: int  # committed actions
     game: Game | None  # None until the game has started
     pending: Pending | None
-    notes: list[str] = field(default_factory=list)  # said by the service during a command
+    notes: list[Note] = field(default_factory=list)  # said by the service during a command
     batch: Batch | None = None  # what the running command will store
     # The next tile and where it fits, for the tile count and log length they were
     # worked out at: asked for several times per command, and not free.
@@ -210,10 +209,7 @@ def rebuild(data: GameData) -> Live:
             raise Unreplayable(f"game {row.id}: the log has a gap before action {action.seq}")
     try:
         live.game = Game.replay(setup_for(row, data.seats), [a.action for a in data.actions])
-    except IllegalMove as exc:
-        why = words.refusal(exc, [s.name for s in data.seats])
-        raise Unreplayable(f"game {row.id} does not replay: {why}") from exc
-    except (ValueError, KeyError) as exc:
+    except (IllegalMove, ValueError, KeyError) as exc:  # for the logs and `ops check`
         raise Unreplayable(f"game {row.id} does not replay: {exc}") from exc
     if row.pending is not None:
         try:

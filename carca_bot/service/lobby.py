@@ -12,7 +12,7 @@ from carca_bot.service.core import ServiceCore
 from carca_bot.service.errors import NotAllowed, NotInGame
 from carca_bot.service.limits import check_creation, check_games, check_start
 from carca_bot.service.live import LOBBY_CLOSED, Live, seating, setup_for
-from carca_bot.service.model import MAX_PLAYERS, GameOptions, TurnView, User, Where
+from carca_bot.service.model import MAX_PLAYERS, GameOptions, Note, TurnView, User, Where
 from carca_bot.store import ChannelBusy, SeatRow
 
 # The seed fixes the seat order and every draw. Seat order and the first draws are
@@ -53,25 +53,24 @@ class LobbyOps(ServiceCore):
                                                    options.to_json(), seed, self.clock(),
                                                    check=check, thread=new_thread)
         except ChannelBusy:
-            raise errors.ChannelBusy("this channel already has a game: join it, or the host "
-                                     "can cancel it") from None
+            raise errors.ChannelBusy("channel_busy") from None
         return await self._shown(game_id, host.id)
 
     async def join(self, where: Where, user: User, expect: int | None = None) -> TurnView:
         async def body(live: Live) -> None:
             self._need_lobby(live, "join")
             if live.seat_of(user.id) is not None:
-                raise NotAllowed("you are already in this game")
+                raise NotAllowed("already_in_game")
             check_games(self.limits, await self._usage(where.guild, user.id))
             limit = min(live.options.max_players, MAX_PLAYERS)
             if len(live.seats) >= limit:
-                raise NotAllowed(f"the game is full ({limit} players)")
+                raise NotAllowed("game_full", limit=limit)
             colours = {s.colour for s in live.seats}
             colour = min(c for c in range(MAX_PLAYERS) if c not in colours)
             name = unique_name(user.name, {s.name for s in live.seats})
             seats = [*live.seats, SeatRow(len(live.seats), user.id, name, colour)]
             self._change(live, {}, seats)
-            live.notes.append(f"{name} joined")
+            live.notes.append(Note("joined", {"name": name}))
 
         return await self._act(where, user, body, expect)
 
@@ -80,11 +79,11 @@ class LobbyOps(ServiceCore):
         async def body(live: Live) -> None:
             seat = live.seat_of(user.id)
             if seat is None:
-                raise NotInGame("you are not in this game")
+                raise NotInGame("not_in_game")
             if live.row.status == "active":
-                raise NotAllowed("the game has started: use resign to stop playing")
+                raise NotAllowed("use_resign")
             self._need_lobby(live, "leave")
-            self._remove(live, seat, f"{seat.name} left")
+            self._remove(live, seat, Note("left", {"name": seat.name}))
 
         return await self._act(where, user, body, expect)
 
@@ -93,16 +92,16 @@ class LobbyOps(ServiceCore):
         """Remove a player: from a lobby, or from a running game as if they resigned."""
         async def body(live: Live) -> None:
             if not self._is_host(live, caller, is_admin):
-                raise NotAllowed("only the host or a server admin can kick players")
+                raise NotAllowed("only_host_kicks")
             seat = live.seat_of(target)
             if seat is None:
-                raise NotInGame("that user is not in this game")
+                raise NotInGame("target_not_in_game")
             if live.row.status == "lobby":
                 if target == live.row.host_id:
-                    raise NotAllowed("the host cannot be kicked: cancel the game instead")
-                self._remove(live, seat, f"{seat.name} was removed from the lobby")
+                    raise NotAllowed("host_not_kickable")
+                self._remove(live, seat, Note("removed_from_lobby", {"name": seat.name}))
                 return
-            self._resign(live, seat, f"{seat.name} was removed from the game")
+            self._resign(live, seat, Note("removed_from_game", {"name": seat.name}))
 
         return await self._act(where, caller, body, expect)
 
@@ -111,11 +110,10 @@ class LobbyOps(ServiceCore):
         async def body(live: Live) -> None:
             self._need_lobby(live, "start")
             if live.row.host_id != caller.id:
-                raise NotAllowed("only the host can start the game")
+                raise NotAllowed("only_host_starts")
             count = len(live.seats)
             if count < 2 and not (live.options.allow_solo and count == 1):
-                raise NotAllowed("at least 2 players are needed to start (or create the game "
-                                 "with solo play allowed)")
+                raise NotAllowed("too_few_players")
             check_start(self.limits, await self._usage(where.guild, caller.id))
             assert live.row.seed is not None
             order = seating(live.row.seed, count)
@@ -124,7 +122,7 @@ class LobbyOps(ServiceCore):
             self._change(live, {"status": "active", "deadline": self._deadline(live)},
                               seats)
             live.game = game
-            live.notes.append("the game starts; turn order: " + ", ".join(s.name for s in seats))
+            live.notes.append(Note("game_starts", {"order": [s.name for s in seats]}))
 
         return await self._act(where, caller, body, expect)
 
@@ -132,14 +130,14 @@ class LobbyOps(ServiceCore):
                      expect: int | None = None) -> TurnView:
         async def body(live: Live) -> None:
             if not self._is_host(live, caller, is_admin):
-                raise NotAllowed("only the host or a server admin can cancel the game")
+                raise NotAllowed("only_host_cancels")
             outcome = "cancelled" if live.row.status == "active" else LOBBY_CLOSED
             self._change(live, {"status": "cancelled", "outcome": outcome,
                                      "pending": None, "deadline": None})
             if live.pending is not None and live.game is not None:
                 live.game.restore()  # the unconfirmed steps go, in memory as on disk
                 live.pending = None
-            live.notes.append("the game was cancelled")
+            live.notes.append(Note("cancelled"))
 
         return await self._act(where, caller, body, expect)
 
@@ -147,38 +145,40 @@ class LobbyOps(ServiceCore):
         """Stop playing a running game; see `_resign` for what happens to the others."""
         async def body(live: Live) -> None:
             if live.row.status == "lobby":
-                raise NotAllowed("the game has not started: use leave instead")
+                raise NotAllowed("use_leave")
             if live.options.analysis:
-                raise NotAllowed("this is an analysis game: cancel it instead")
+                raise NotAllowed("analysis_no_resign")
             seat = live.seat_of(user.id)
             if seat is None:
-                raise NotInGame("you are not playing in this game")
-            self._resign(live, seat, f"{seat.name} resigned")
+                raise NotInGame("not_playing")
+            self._resign(live, seat, Note("resigned", {"name": seat.name}))
 
         return await self._act(where, user, body, expect)
 
     # -- shared -----------------------------------------------------------------
 
     @staticmethod
-    def _need_lobby(live: Live, what: str) -> None:
+    def _need_lobby(live: Live, action: str) -> None:
+        """NotAllowed("already_started") unless the game is in its lobby; `action` is
+        join, leave or start."""
         if live.row.status != "lobby":
-            raise NotAllowed(f"you cannot {what} now: the game has already started")
+            raise NotAllowed("already_started", action=action)
 
-    def _remove(self, live: Live, seat: SeatRow, note: str) -> None:
+    def _remove(self, live: Live, seat: SeatRow, note: Note) -> None:
         seats = renumber([s for s in live.seats if s.user_id != seat.user_id])
         changes: dict[str, object] = {}
         if seat.user_id == live.row.host_id:
             if seats:
                 assert seats[0].user_id is not None
                 changes["host_id"] = seats[0].user_id
-                live.notes.append(f"{seats[0].name} is the host now")
+                live.notes.append(Note("new_host", {"name": seats[0].name}))
             else:
                 changes.update(status="cancelled", outcome=LOBBY_CLOSED)
-                live.notes.append("the lobby is empty and closed")
+                live.notes.append(Note("lobby_empty"))
         self._change(live, changes, seats)
         live.notes.insert(0, note)
 
-    def _resign(self, live: Live, seat: SeatRow, note: str) -> None:
+    def _resign(self, live: Live, seat: SeatRow, note: Note) -> None:
         """Resigning keeps the resigner's figures and points on the board; they rank last.
 
         The game goes on while at least two players remain (a solo game: while its
@@ -187,9 +187,9 @@ class LobbyOps(ServiceCore):
         standings as they are, without final scoring.
         """
         if live.row.status != "active" or live.game is None:
-            raise NotAllowed("the game is over")
+            raise NotAllowed("game_over")
         if seat.resigned:
-            raise NotAllowed(f"{seat.name} has already resigned")
+            raise NotAllowed("already_resigned", name=seat.name)
         seats = [replace(s, resigned=True) if s.seat == seat.seat else s for s in live.seats]
         changes: dict[str, object] = {}
         remaining = sum(not s.resigned for s in seats)

@@ -6,17 +6,40 @@ Discord passes snowflakes as text, the terminal passes made-up names.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from carca_bot.engine.catalogue import EXPANSIONS
+from carca_bot.engine.events import Event
+from carca_bot.engine.moves import Move
 from carca_bot.engine.setup import WAGON_RULES
 from carca_bot.service.errors import BadInput
 from carca_bot.service.labels import FeatureLabel
 
 MAX_PLAYERS = 6
 ROTATIONS = (0, 90, 180, 270)
+MIN_TIMER = 60  # seconds
+# The languages a game or a preference may be set to: `carca_bot.i18n.LANGUAGES` (the
+# service speaks none of them itself; tests/service/test_language.py keeps them equal).
+LANGUAGES = ("en", "es")
+DEFAULT_LANGUAGE = "en"
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Something the service says happened during a command, as data: a `code`
+    (`joined`, `resigned`, `time_up`, ...) and the `params` a sentence needs (player
+    names as they are, never seat numbers: seats are renumbered in a lobby).
+    Front ends say it with `carca_bot.words.say`."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+# What a command told its players: the engine's events and the service's notes. A plain
+# string is what a version before notes-as-data stored (only in `CatchUp.lines`).
+Told: TypeAlias = Event | Note | str
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,22 +71,23 @@ class GameOptions:
     tunnel_pairs: int | None = None
     start: tuple[str, int] | None = None  # start tile and quarter turns (imported records)
     analysis: bool = False  # an imported record: the host plays every seat
+    language: str = DEFAULT_LANGUAGE  # what the game's public posts speak (LANGUAGES)
 
     def __post_init__(self) -> None:
         unknown = sorted(self.expansions - set(EXPANSIONS))
         if unknown:
-            raise BadInput(f"unknown expansion {unknown[0]!r}; choose from "
-                           f"{', '.join(EXPANSIONS)}")
+            raise BadInput("unknown_expansion", name=unknown[0], choices=EXPANSIONS)
         if self.wagon_rule not in WAGON_RULES:
-            raise BadInput(f"unknown wagon rule {self.wagon_rule!r}: use c2 or c1")
-        if self.turn_timer is not None and self.turn_timer < 60:
-            raise BadInput("a turn timer must be at least 60 seconds")
+            raise BadInput("unknown_wagon_rule", rule=self.wagon_rule)
+        if self.turn_timer is not None and self.turn_timer < MIN_TIMER:
+            raise BadInput("timer_too_short", seconds=MIN_TIMER)
         if not 1 <= self.max_players <= MAX_PLAYERS:
-            raise BadInput(f"a game has 1 to {MAX_PLAYERS} players")
+            raise BadInput("bad_max_players", most=MAX_PLAYERS)
         if self.tunnel_pairs is not None and self.tunnel_pairs < 0:
-            raise BadInput("tunnel pairs must be 0 or more")
+            raise BadInput("bad_tunnel_pairs")
         if self.auto_play and self.turn_timer is None:
-            raise BadInput("auto-play needs a turn timer")
+            raise BadInput("auto_play_needs_timer")
+        check_language(self.language)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -77,6 +101,7 @@ class GameOptions:
             "tunnel_pairs": self.tunnel_pairs,
             "start": None if self.start is None else list(self.start),
             "analysis": self.analysis,
+            "language": self.language,
         }
 
     @classmethod
@@ -93,7 +118,23 @@ class GameOptions:
             tunnel_pairs=data.get("tunnel_pairs"),
             start=None if start is None else (str(start[0]), int(start[1])),
             analysis=bool(data.get("analysis", False)),
+            language=str(data.get("language", DEFAULT_LANGUAGE)),  # none before languages
         )
+
+
+def check_language(language: object) -> str:
+    """`language` if it is one players may choose; BadInput("unknown_language") if not."""
+    if not isinstance(language, str) or language not in LANGUAGES:
+        raise BadInput("unknown_language", language=str(language)[:20], choices=LANGUAGES)
+    return language
+
+
+@dataclass(frozen=True, slots=True)
+class LanguagePrefs:
+    """The languages a user and a server chose to override the defaults (None: none)."""
+
+    user: str | None
+    guild: str | None
 
 
 DAY = 24 * 3600
@@ -151,18 +192,6 @@ class SeatView:
     in_hand: dict[str, int] = field(default_factory=dict)
 
 
-# What the game waits for, by `TurnView.must`: "waiting for Ana to ..." / "... join".
-MUST_WORDS = {
-    "join": "join the lobby or start the game",
-    "choose": "draw a tile or place their abbey",
-    "place": "place a tile",
-    "finish": "finish their turn",
-    "wagon": "move or return their wagon",
-    "abbey_round": "place or skip their abbey",
-    "over": "nothing: the game is over",
-}
-
-
 @dataclass(frozen=True)
 class TurnView:
     """A game as one user sees it right now: enough to post a message and draw the board."""
@@ -177,16 +206,20 @@ class TurnView:
     options: GameOptions
     seats: tuple[SeatView, ...]  # turn order once the game has started
     deciding: SeatView | None  # who must act now
-    must: str  # a key of MUST_WORDS
-    prompt: str  # one line saying what happens next
+    # What the game waits for: join, choose, place, finish, wagon, abbey_round or over
+    # (`carca_bot.words.prompt` says it; `carca_bot.words.situation` says the whole view).
+    must: str
     tile: str | None  # the tile to place: only for the player who must place it
-    steps: tuple[str, ...]  # the unconfirmed steps of the turn, in words
-    events: tuple[str, ...]  # what happened during this command
+    steps: tuple[Move, ...]  # the unconfirmed moves of the turn (`words.say` says each)
+    # What happened during this command: engine events and service notes (a view from
+    # the service holds no `str`; see `Told`).
+    events: tuple[Told, ...]
     tiles_left: int
     deadline: float | None  # when the player to act runs out of time (a Unix time)
     # The carca-record/1 actions this command committed, in order: the player's own
     # move, then any played for others (resigned, out of time) and discards.
     played: tuple[dict[str, Any], ...] = ()
+    yours: bool = False  # the viewer is the one who must act now (or acts for them)
 
     @property
     def finished(self) -> bool:
@@ -246,7 +279,8 @@ class TimerReport:
     one period on), "auto_played" (their move was played for them: `actions`
     holds it and anything it led to, `view.deciding` is who is next and
     `view.deadline` their deadline) or "lobby_expired" (a lobby not started in
-    time was cancelled; `user_id` and `name` are its host).
+    time was cancelled; `user_id` and `name` are its host). All data: `view.events`
+    holds the notes (`time_up`, `played_for_late`, `lobby_expired`) for `words.say`.
     """
 
     game_id: int

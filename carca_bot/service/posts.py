@@ -14,7 +14,8 @@ from typing import Any
 
 from carca_bot.service.core import ServiceCore
 from carca_bot.service.live import Live
-from carca_bot.service.model import TurnView
+from carca_bot.service.model import Told, TurnView
+from carca_bot.service.outbox import told_of
 from carca_bot.store import PublicEvents
 
 
@@ -36,7 +37,9 @@ class CatchUp:
 
     game_id: int
     version: int  # pass to `mark_posted` once this is posted
-    lines: tuple[str, ...]  # what the changes said, oldest first (scores, notes, ...)
+    # What the changes told, oldest first: events and notes as data (`words.say`), and
+    # plain sentences stored by older versions, to be posted as they are.
+    lines: tuple[Told, ...]
     played: tuple[dict[str, Any], ...]  # the carca-record/1 actions committed since
     view: TurnView  # the game now, as a spectator sees it: board, who is next, deadline
 
@@ -70,5 +73,5 @@ class PostOps(ServiceCore):
         view = await self._act_on(game_id, None, body)
         changes, played = found[0]
         newest = max((c.version for c in changes), default=version)
-        return CatchUp(game_id, newest, tuple(line for c in changes for line in c.lines),
-                       played, view)
+        return CatchUp(game_id, newest,
+                       tuple(told_of(line) for c in changes for line in c.lines), played, view)

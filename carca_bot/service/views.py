@@ -10,15 +10,13 @@ from carca_bot.engine.game import Phase
 from carca_bot.service.labels import FeatureLabel, label
 from carca_bot.service.live import Live
 from carca_bot.service.model import (
-    MUST_WORDS,
     Choices,
     GameOptions,
     SeatView,
+    Told,
     TurnView,
     Where,
-    ranked,
 )
-from carca_bot.words.service import move_words
 
 
 def must_of(live: Live) -> str:
@@ -54,44 +52,7 @@ def deciding_seat(live: Live) -> int | None:
     return game.deciding
 
 
-def waiting_words(live: Live) -> str:
-    """'waiting for Ana to place a tile', for players who are not the one to act."""
-    who = deciding_seat(live)
-    must = must_of(live)
-    if who is None or must in ("join", "over"):
-        return "the game is over" if live.row.status != "lobby" else "the game has not started"
-    return f"waiting for {live.seats[who].name} to {MUST_WORDS[must]}"
-
-
-def _scores_line(seats: list[SeatView]) -> str:
-    return ", ".join(f"{s.name} {s.score}" + (" (resigned)" if s.resigned else "")
-                     for s in ranked(seats))
-
-
-def _prompt(live: Live, mine: bool, must: str, tile: str | None,
-            seats: list[SeatView]) -> str:
-    status = live.row.status
-    if status == "lobby":
-        names = ", ".join(s.name for s in live.seats) or "nobody"
-        return (f"lobby: {names} ({len(live.seats)} of {live.options.max_players} seats); "
-                "the host starts the game when everyone is in")
-    if status == "cancelled":
-        return "the game was cancelled"
-    if must == "over":
-        why = "game over" if live.row.outcome != "resigned" else "game over by resignation"
-        return f"{why}: {_scores_line(seats)}"
-    if not mine:
-        return waiting_words(live)
-    return {
-        "choose": "your turn: draw a tile, or place your abbey in a hole",
-        "place": f"your turn: place tile {tile}",
-        "finish": "add a figure or a tunnel token if you like, then confirm (or undo)",
-        "wagon": "your wagon's feature was scored: move the wagon or return it",
-        "abbey_round": "last chance to place your abbey: place it in a hole or skip",
-    }[must]
-
-
-def build_view(live: Live, viewer: str | None, events: list[str],
+def build_view(live: Live, viewer: str | None, events: list[Told],
                played: tuple[dict[str, Any], ...] = ()) -> TurnView:
     game = live.game
     seats = [
@@ -105,17 +66,16 @@ def build_view(live: Live, viewer: str | None, events: list[str],
     must = must_of(live)
     tile = live.drawn_tile()
     mine = deciding is not None and _acts_for(live, viewer, deciding)
-    steps = tuple(move_words(m) for m in live.pending.moves) if live.pending else ()
+    steps = tuple(live.pending.moves) if live.pending else ()
     return TurnView(
         game_id=live.id, version=live.version, moves=live.seq,
         where=Where(live.row.guild_id, live.row.channel_id),
         status=live.row.status, outcome=live.row.outcome, host_id=live.row.host_id,
         options=public_options(live), seats=tuple(seats), deciding=deciding, must=must,
-        prompt=_prompt(live, mine, must, tile, seats),
         tile=tile if mine else None, steps=steps, events=tuple(events),
         tiles_left=game.tiles_left if game is not None else 0,
         deadline=live.row.deadline if live.row.status == "active" else None,
-        played=played,
+        played=played, yours=mine,
     )
 
 

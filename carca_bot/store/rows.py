@@ -45,7 +45,7 @@ class PublicChange:
     """What a command that players must hear about said, stored with the command."""
 
     moves_before: int  # the log length before the command
-    lines: tuple[str, ...]
+    lines: tuple[Any, ...]  # JSON values, in the service's own form (service/outbox.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ class PublicEvents:
     version: int
     moves_before: int
     at: float
-    lines: tuple[str, ...]
+    lines: tuple[Any, ...]  # JSON values as `PublicChange` stored them
 
 
 @dataclass(frozen=True, slots=True)

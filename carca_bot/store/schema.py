@@ -115,7 +115,22 @@ V3 = (
     "CREATE INDEX games_lobby_age ON games (created_at) WHERE status = 'lobby'",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3)
+# Version 4: language overrides. A server or a user may choose the language the bot
+# speaks to them instead of the one their Discord client or server suggests; a row per
+# override, none for "no override". (Each game's own language is in its options.)
+V4 = (
+    """
+    CREATE TABLE language_prefs (
+        scope      TEXT NOT NULL CHECK (scope IN ('guild', 'user')),
+        scope_id   TEXT NOT NULL,
+        language   TEXT NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (scope, scope_id)
+    )
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

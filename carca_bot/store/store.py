@@ -42,6 +42,7 @@ GAME_COLUMNS = ("id, guild_id, channel_id, status, host_id, options, seed, creat
 # Columns a caller may change along with a version bump.
 CHANGEABLE = frozenset({"status", "pending", "deadline", "outcome", "host_id"})
 JSON_COLUMNS = frozenset({"pending", "options"})
+SCOPES = ("guild", "user")  # what a language override belongs to
 
 
 class StoreError(Exception):
@@ -421,6 +422,33 @@ class Store:
             "SELECT id FROM games WHERE status = 'lobby' AND created_at <= ? ORDER BY id",
             (created_before,))
         return [int(r[0]) for r in rows]
+
+    # -- language overrides -----------------------------------------------------
+
+    async def set_language(self, scope: str, scope_id: str, language: str | None,
+                           now: float) -> None:
+        """Store the language a server (`scope` "guild") or a user chose; None clears it."""
+        if scope not in SCOPES:
+            raise ValueError(f"scope must be one of {SCOPES}")
+        async with self._transaction() as db:
+            if language is None:
+                await db.execute("DELETE FROM language_prefs WHERE scope = ? AND scope_id = ?",
+                                 (scope, scope_id))
+            else:
+                await db.execute(
+                    "INSERT INTO language_prefs (scope, scope_id, language, updated_at) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT (scope, scope_id) DO UPDATE SET "
+                    "language = excluded.language, updated_at = excluded.updated_at",
+                    (scope, scope_id, language, now))
+
+    async def languages(self, user_id: str | None, guild_id: str | None
+                        ) -> tuple[str | None, str | None]:
+        """The user's and the server's language overrides (None where there is none)."""
+        rows = await self._rows(
+            "SELECT scope, language FROM language_prefs WHERE (scope = 'user' AND scope_id = ?) "
+            "OR (scope = 'guild' AND scope_id = ?)", (user_id, guild_id))
+        found = {str(scope): str(language) for scope, language in rows}
+        return found.get("user"), found.get("guild")
 
     async def game_ids(self) -> list[int]:
         return [int(r[0]) for r in await self._rows("SELECT id FROM games ORDER BY id")]

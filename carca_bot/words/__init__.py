@@ -1,10 +1,22 @@
-"""English words for what the engine reports as codes: refusals and events.
+"""Words for what the engine and the service report as data: events, refusals, notes,
+the steps of a turn and what happens next, in the language being spoken.
 
-The engine says what happened as data (`IllegalMove.code`/`params`,
-`Event.reason`/`params`); each front end turns that into words here, so a
-translation replaces this package and nothing else.
+The engine and the service say what happened as data (`IllegalMove.code`/`params`,
+`Event.reason`/`params`, `ServiceError`, `Note`); each front end turns that into
+words here with `say` and `prompt`, so a translation changes the catalogues only.
 """
 
 from carca_bot.words.english import detail, event, refusal, square
+from carca_bot.words.service import (
+    MUST_WORDS,
+    feature_label,
+    must_words,
+    prompt,
+    say,
+    scores,
+    situation,
+    step,
+)
 
-__all__ = ["detail", "event", "refusal", "square"]
+__all__ = ["MUST_WORDS", "detail", "event", "feature_label", "must_words", "prompt", "refusal",
+           "say", "scores", "situation", "square", "step"]

@@ -1,105 +1,515 @@
-"""English for what the service reports as data: the steps of a turn and feature labels."""
+"""Words for what the service reports as data: refusals, notes, the steps of a turn,
+what happens next, and feature labels. `say` turns any of the layers' data into a
+sentence in the language being spoken (`carca_bot.i18n.speaking`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeAlias, cast
 
 from carca_bot.engine.errors import IllegalMove
-from carca_bot.engine.moves import Deploy, Move, PlaceAbbey, PlaceTile, PlaceToken, Recall
+from carca_bot.engine.events import Event
+from carca_bot.engine.moves import (
+    DeclareEnd,
+    Deploy,
+    Discard,
+    Draw,
+    EndTurn,
+    Move,
+    MoveWagon,
+    PlaceAbbey,
+    PlaceTile,
+    PlaceToken,
+    Recall,
+    ReturnWagon,
+    SkipAbbey,
+)
+from carca_bot.i18n import N_, Domain
 from carca_bot.words import english
-from carca_bot.words.english import Names, Params, square
+from carca_bot.words.english import square
+
+_T = Domain("words")
+_ = _T.gettext
+ngettext = _T.ngettext
+pgettext = _T.pgettext
+
+Params: TypeAlias = Mapping[str, Any]
 
 
 class Refusal(Protocol):
-    """A service refusal as data (`carca_bot.service.errors.ServiceError`)."""
+    """A service refusal as data (`carca_bot.service.ServiceError`)."""
 
-    code: str
-    params: dict[str, Any]
-    engine: bool  # the code is the engine's (`IllegalMove`), not the service's
+    @property
+    def code(self) -> str: ...
+    @property
+    def params(self) -> Mapping[str, Any]: ...
+    @property
+    def engine(self) -> bool: ...  # the code is the engine's (`IllegalMove`), not the service's
+    @property
+    def names(self) -> tuple[str, ...]: ...
 
-HALVES = {"N": "north", "E": "east", "S": "south", "W": "west",
-          "NE": "north-east", "NW": "north-west", "SE": "south-east", "SW": "south-west",
-          "C": "middle"}
+
+class Noted(Protocol):
+    """Something the service says happened, as data (`carca_bot.service.Note`)."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def params(self) -> Mapping[str, Any]: ...
 
 
-def move_words(move: Move) -> str:
-    """One unconfirmed step of a turn: 'U at [1, 0] turned 90', 'follower on E', ..."""
+Sayable: TypeAlias = "str | IllegalMove | Event | Move | Refusal | Noted"
+
+
+def say(item: Sayable, names: Sequence[str] = ()) -> str:
+    """Any of the layers' data as one sentence: an engine `Event` or `IllegalMove`, a
+    service refusal (`ServiceError`) or `Note`, a step of a turn (an engine `Move`), or
+    a plain string stored by an older version (returned as it is). `names` are the
+    players in seat order, for what names players by their seat."""
+    if isinstance(item, str):
+        return item
+    if isinstance(item, Event):
+        return english.event(item, names)
+    if isinstance(item, IllegalMove):
+        return english.refusal(item, names or item.names)
+    if isinstance(item, Move):
+        return step(item)
+    if isinstance(item, BaseException):  # a ServiceError: a code, params and `engine`
+        return refusal(cast(Refusal, item), names)
+    return note(item)
+
+
+# -- the steps of a turn ------------------------------------------------------------
+
+FIGURES = {
+    "follower": N_("follower"),
+    "abbot": N_("abbot"),
+    "mayor": N_("mayor"),
+    "wagon": N_("wagon"),
+    "barn": N_("barn"),
+}
+
+
+def figure(name: str) -> str:
+    """A figure's name in words ('follower'); an unknown one as it is."""
+    known = FIGURES.get(name)
+    return _(known) if known is not None else name
+
+
+def step(move: Move) -> str:
+    """One unconfirmed step of a turn: 'U at 1,0 turned 90', 'follower on E', ..."""
     match move:
         case PlaceTile(tile, pos, rot):
-            return f"{tile} at {square(pos)} turned {rot * 90}"
+            return _("{tile} at {square} turned {degrees}").format(
+                tile=tile, square=square(pos), degrees=rot * 90)
         case PlaceAbbey(pos):
-            return f"abbey at {square(pos)}"
-        case Deploy(figure, on):
-            return f"{figure} on {on}"
+            return _("abbey at {square}").format(square=square(pos))
+        case Deploy(name, on):
+            return _("{figure} on {on}").format(figure=figure(name), on=on)
         case Recall():
-            return "abbot recalled"
+            return _("abbot recalled")
         case PlaceToken(pos, on, pair):
-            return f"tunnel token (pair {pair + 1}) on {on} at {square(pos)}"
+            return _("tunnel token (pair {pair}) on {on} at {square}").format(
+                pair=pair + 1, on=on, square=square(pos))
+        case Discard(tile):
+            return _("{tile} discarded").format(tile=tile)
+        case MoveWagon(pos, on):
+            return _("wagon moved to {on} at {square}").format(on=on, square=square(pos))
+        case ReturnWagon():
+            return _("wagon returned")
+        case SkipAbbey():
+            return _("abbey kept")
+        case EndTurn():
+            return _("turn confirmed")
+        case Draw():
+            return _("tile drawn")
+        case DeclareEnd():
+            return _("the tiles are used up")
     return type(move).__name__.lower()
+
+
+# -- what the game waits for ----------------------------------------------------------
+
+# What the game waits for, by `TurnView.must`, as "waiting for Ana to ..." ends it
+# (their) and as said to the player who must do it (yours).
+MUST_WORDS = {
+    "join": N_("join the lobby or start the game"),
+    "choose": N_("draw a tile or place their abbey"),
+    "place": N_("place a tile"),
+    "finish": N_("finish their turn"),
+    "wagon": N_("move or return their wagon"),
+    "abbey_round": N_("place or skip their abbey"),
+    "over": N_("nothing: the game is over"),
+}
+MUST_YOURS = {
+    "join": N_("join the lobby or start the game"),
+    "choose": N_("draw a tile or place your abbey"),
+    "place": N_("place a tile"),
+    "finish": N_("finish your turn"),
+    "wagon": N_("move or return your wagon"),
+    "abbey_round": N_("place or skip your abbey"),
+    "over": N_("nothing: the game is over"),
+}
+# Whole sentences for players who are not the one to act.
+WAITING = {
+    "join": N_("waiting for {name} to join the lobby or start the game"),
+    "choose": N_("waiting for {name} to draw a tile or place their abbey"),
+    "place": N_("waiting for {name} to place a tile"),
+    "finish": N_("waiting for {name} to finish their turn"),
+    "wagon": N_("waiting for {name} to move or return their wagon"),
+    "abbey_round": N_("waiting for {name} to place or skip their abbey"),
+}
+YOUR_TURN = {
+    "choose": N_("your turn: draw a tile, or place your abbey in a hole"),
+    "finish": N_("add a figure or a tunnel token if you like, then confirm (or undo)"),
+    "wagon": N_("your wagon's feature was scored: move the wagon or return it"),
+    "abbey_round": N_("last chance to place your abbey: place it in a hole or skip"),
+    "join": N_("join the lobby or start the game"),
+}
+
+
+def must_words(must: str, yours: bool = False) -> str:
+    """What `must` asks for: 'place or skip their abbey' (or 'your abbey', `yours`)."""
+    table = MUST_YOURS if yours else MUST_WORDS
+    known = table.get(must)
+    return _(known) if known is not None else _("play")
+
+
+def prompt(must: str, name: str | None = None, tile: str | None = None) -> str:
+    """What happens next, from `TurnView.must` and who decides: `name` is the player
+    who must act, for everyone else; None says it to that player ('your turn: ...'),
+    with the `tile` they hold if they hold one."""
+    if must == "over":
+        return _("the game is over")
+    if name is not None:
+        if must == "join":
+            return _("the game has not started")
+        known = WAITING.get(must)
+        return _(known).format(name=name) if known is not None else name
+    if must == "place":
+        if tile is None:
+            return _("your turn: place your tile")
+        return _("your turn: place tile {tile}").format(tile=tile)
+    known = YOUR_TURN.get(must)
+    return _(known) if known is not None else must_words(must, yours=True)
+
+
+class _Seat(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def score(self) -> int: ...
+    @property
+    def resigned(self) -> bool: ...
+
+
+class _Options(Protocol):
+    @property
+    def max_players(self) -> int: ...
+
+
+class View(Protocol):
+    """What `situation` reads of a `carca_bot.service.TurnView`."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def outcome(self) -> str | None: ...
+    @property
+    def must(self) -> str: ...
+    @property
+    def tile(self) -> str | None: ...
+    @property
+    def yours(self) -> bool: ...
+    @property
+    def deciding(self) -> _Seat | None: ...
+    @property
+    def seats(self) -> Sequence[_Seat]: ...
+    @property
+    def standings(self) -> Sequence[_Seat]: ...
+    @property
+    def options(self) -> _Options: ...
+
+
+def scores(seats: Sequence[_Seat]) -> str:
+    """'Ana 12, Ben 9 (resigned)': the standings in one line."""
+    return ", ".join(
+        _("{name} {score} (resigned)").format(name=s.name, score=s.score) if s.resigned
+        else _("{name} {score}").format(name=s.name, score=s.score) for s in seats)
+
+
+def situation(view: View) -> str:
+    """One line saying where a game stands and what happens next, to whoever sees the
+    view: the lobby, whose turn it is, or how it ended."""
+    if view.status == "lobby":
+        names = ", ".join(s.name for s in view.seats) or _("nobody")
+        most = view.options.max_players
+        return ngettext(
+        "lobby: {names} ({count} of {most} seat); the host starts the game when "
+            "everyone is in",
+            "lobby: {names} ({count} of {most} seats); the host starts the game when "
+            "everyone is in", most).format(names=names, count=len(view.seats), most=most)
+    if view.status == "cancelled":
+        return _("the game was cancelled")
+    if view.must == "over":
+        if view.outcome == "resigned":
+            return _("game over by resignation: {scores}").format(scores=scores(view.standings))
+        return _("game over: {scores}").format(scores=scores(view.standings))
+    deciding = view.deciding
+    if not view.yours:
+        if deciding is None:
+            return _("the game is over")
+        return prompt(view.must, deciding.name)
+    return prompt(view.must, None, view.tile)
+
+
+# -- what the service says happened ---------------------------------------------------
+
+NOTES: dict[str, Callable[[Params], str]] = {
+    "joined": lambda p: _("{name} joined").format(name=p["name"]),
+    "left": lambda p: _("{name} left").format(name=p["name"]),
+    "removed_from_lobby": lambda p: _("{name} was removed from the lobby").format(
+        name=p["name"]),
+    "removed_from_game": lambda p: _("{name} was removed from the game").format(
+        name=p["name"]),
+    "resigned": lambda p: _("{name} resigned").format(name=p["name"]),
+    "new_host": lambda p: _("{name} is the host now").format(name=p["name"]),
+    "lobby_empty": lambda p: _("the lobby is empty and closed"),
+    "game_starts": lambda p: _("the game starts; turn order: {order}").format(
+        order=", ".join(p["order"])),
+    "cancelled": lambda p: _("the game was cancelled"),
+    "played_for_resigned": lambda p: _(
+        "{name} has resigned: their move was played for them").format(name=p["name"]),
+    "played_for_late": lambda p: _(
+        "{name} ran out of time: their move was played for them").format(name=p["name"]),
+    "time_up": lambda p: _("{name}, your time for this turn is up").format(name=p["name"]),
+    "lobby_expired": lambda p: ngettext(
+        "the lobby was closed: it was not started within {days} day",
+        "the lobby was closed: it was not started within {days} days",
+        _whole(p["days"])).format(days=f"{p['days']:g}"),
+}
+
+
+def _whole(n: float) -> int:
+    """The number a plural form is chosen by: 1 only for exactly one."""
+    return 1 if n == 1 else 2 if n != int(n) else int(n)
+
+
+def note(item: Noted) -> str:
+    """What the service says happened during a command (`carca_bot.service.Note`)."""
+    words = NOTES.get(item.code)
+    return words(item.params) if words is not None else item.code.replace("_", " ")
+
+
+# -- the service's refusals -------------------------------------------------------------
+
+NOT_NOW = {
+    "must_choose": N_("first choose: draw a tile, or place your abbey"),
+    "must_place": N_("first place your tile"),
+    "must_finish": N_("your tile is down: add a figure or a token, then confirm (or undo)"),
+    "must_wagon": N_("first move your wagon or return it"),
+    "must_abbey_round": N_("the tiles are used up: place your abbey or skip it"),
+    "must_over": N_("the game is over"),
+    "must_join": N_("the game has not started yet"),
+}
+ALREADY_STARTED = {
+    "join": N_("you cannot join now: the game has already started"),
+    "leave": N_("you cannot leave now: the game has already started"),
+    "start": N_("you cannot start now: the game has already started"),
+}
+
+
+def _kib(n: int) -> int:
+    return n // 1024
+
+
+def _already_started(p: Params) -> str:
+    sentence = ALREADY_STARTED[p["action"]]
+    return _(sentence)
+
+
+def _not_your_turn(p: Params) -> str:
+    if p.get("name") is None:
+        return _("not your turn")
+    return _("not your turn: {waiting}").format(waiting=prompt(p["must"], p["name"]))
+
+
+def _broken_rule(p: Params) -> str:
+    rule = p["refusal"]
+    return _("action {index} of the record breaks a rule: {why}").format(
+        index=p["index"], why=say(rule, rule.names))
+
+
+def _setup_refused(p: Params) -> str:
+    rule = p["refusal"]
+    return _("that record cannot be set up: {why}").format(why=say(rule, rule.names))
+
+
+SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
+    "said": lambda p: str(p["text"]),
+    "refused": lambda p: _("refused"),
+    "unavailable": lambda p: _(
+        "the game could not be saved just now (the database is busy or full); nothing "
+        "was changed, so please try again in a moment"),
+    # turns
+    "drew_place_it": lambda p: _("you drew a tile this turn: place it"),
+    "skip_only_abbey_round": lambda p: _(
+        "an abbey can be skipped only in the end-of-game abbey round"),
+    "nothing_to_undo": lambda p: _(
+        "there is nothing to undo: only unconfirmed steps of your own turn can be taken back"),
+    "bad_rotation": lambda p: _("the rotation must be 0, 90, 180 or 270 (degrees clockwise)"),
+    "figure_and_recall": lambda p: _("a turn places a figure or recalls the abbot, not both"),
+    "say_where": lambda p: _("say where the {figure} goes").format(figure=figure(p["figure"])),
+    "nothing_to_rotate": lambda p: _("there is no placed tile to rotate"),
+    "abbey_cannot_rotate": lambda p: _(
+        "an abbey looks the same every way round: there is nothing to rotate"),
+    "fits_one_way": lambda p: _("{tile} fits the square {square} only one way").format(
+        tile=p["tile"], square=square(p["square"])),
+    "game_moved_on": lambda p: _(
+        "the game moved on while your command was waiting; here is the current state"),
+    "saved_not_shown": lambda p: _(
+        "your command was saved, but the game could not be shown just now: look at it "
+        "again in a moment (do not repeat the command)"),
+    "not_your_turn": _not_your_turn,
+    # games and seats
+    "no_game_here": lambda p: _("there is no game in this channel: create one first"),
+    "no_game_yet": lambda p: _("there has been no game in this channel yet"),
+    "no_such_game": lambda p: _("there is no game {game}").format(game=p["game"]),
+    "not_started": lambda p: _("the game has not started yet"),
+    "game_over": lambda p: _("the game is over"),
+    "not_playing": lambda p: _("you are not playing in this game"),
+    "you_resigned": lambda p: _("you resigned from this game"),
+    "channel_busy": lambda p: _(
+        "this channel already has a game: join it, or the host can cancel it"),
+    "channel_busy_import": lambda p: _(
+        "this channel already has a game: import the record elsewhere, or cancel that "
+        "game first"),
+    "already_in_game": lambda p: _("you are already in this game"),
+    "game_full": lambda p: ngettext("the game is full ({limit} player)",
+                                    "the game is full ({limit} players)",
+                                    p["limit"]).format(limit=p["limit"]),
+    "not_in_game": lambda p: _("you are not in this game"),
+    "use_resign": lambda p: _("the game has started: use resign to stop playing"),
+    "use_leave": lambda p: _("the game has not started: use leave instead"),
+    "already_started": lambda p: _already_started(p),
+    "only_host_kicks": lambda p: _("only the host or a server admin can kick players"),
+    "target_not_in_game": lambda p: _("that user is not in this game"),
+    "host_not_kickable": lambda p: _("the host cannot be kicked: cancel the game instead"),
+    "only_host_starts": lambda p: _("only the host can start the game"),
+    "too_few_players": lambda p: _(
+        "at least 2 players are needed to start (or create the game with solo play allowed)"),
+    "only_host_cancels": lambda p: _("only the host or a server admin can cancel the game"),
+    "analysis_no_resign": lambda p: _("this is an analysis game: cancel it instead"),
+    "already_resigned": lambda p: _("{name} has already resigned").format(name=p["name"]),
+    "nothing_to_export": lambda p: _(
+        "the game has not started: there is nothing to export yet"),
+    # options
+    "unknown_expansion": lambda p: _("unknown expansion {name!r}; choose from {choices}").format(
+        name=p["name"], choices=", ".join(p["choices"])),
+    "unknown_wagon_rule": lambda p: _("unknown wagon rule {rule!r}: use c2 or c1").format(
+        rule=p["rule"]),
+    "timer_too_short": lambda p: _("a turn timer must be at least {seconds} seconds").format(
+        seconds=p["seconds"]),
+    "bad_max_players": lambda p: _("a game has 1 to {most} players").format(most=p["most"]),
+    "bad_tunnel_pairs": lambda p: _("tunnel pairs must be 0 or more"),
+    "auto_play_needs_timer": lambda p: _("auto-play needs a turn timer"),
+    "unknown_language": lambda p: _("unknown language {language!r}: use {choices}").format(
+        language=p["language"], choices=" or ".join(p["choices"])),
+    "bad_scope": lambda p: _("a language is set for a server or a user"),
+    # records
+    "record_too_big": lambda p: _(
+        "that record is {size} KiB; a game record may be at most {limit} KiB").format(
+        size=_kib(p["size"]) + 1, limit=_kib(p["limit"])),
+    "not_json": lambda p: (_("that is not a JSON game record ({detail})").format(
+        detail=p["detail"]) if p.get("detail") else _("that is not a JSON game record")),
+    "import_too_slow": lambda p: _(
+        "that record takes too long to replay (over {seconds:g} s), so it was not "
+        "imported").format(seconds=p["seconds"]),
+    "record_invalid": lambda p: (
+        _("that is not a valid carca-record/1 record: {detail}").format(detail=p["detail"])
+        if p.get("index") is None else
+        _("that is not a valid carca-record/1 record: {detail} (action {index})").format(
+            detail=p["detail"], index=p["index"])),
+    "record_too_deep": lambda p: _("that record is nested too deeply to be a game record"),
+    "record_breaks_rule": _broken_rule,
+    "record_setup_refused": _setup_refused,
+    "record_setup_invalid": lambda p: _("that record cannot be set up: {detail}").format(
+        detail=p["detail"]),
+    # limits: each names the limit and the way on
+    "games_per_user": lambda p: ngettext(
+        "you are already in {count} game (lobbies and running games; the limit is "
+            "{limit}): finish, resign from or leave one first",
+        "you are already in {count} games (lobbies and running games; the limit is "
+            "{limit}): finish, resign from or leave one first",
+            p["count"]).format(count=p["count"], limit=p["limit"]),
+    "lobbies_per_user": lambda p: ngettext(
+        "you already host {count} open lobby (the limit is {limit}): start or cancel one "
+            "of them first",
+        "you already host {count} open lobbies (the limit is {limit}): start or cancel "
+            "one of them first",
+            p["count"]).format(count=p["count"], limit=p["limit"]),
+    "lobbies_per_server": lambda p: ngettext(
+        "this server already has {count} open lobby (the limit is {limit}): join one of "
+            "them, or try again when some have started",
+        "this server already has {count} open lobbies (the limit is {limit}): join one "
+            "of them, or try again when some have started",
+            p["count"]).format(count=p["count"], limit=p["limit"]),
+    "threads_per_day": lambda p: ngettext(
+        "you made {count} game thread in the last 24 hours (the limit is {limit}): "
+            "create the game in this channel instead (without a thread), or try again "
+            "tomorrow",
+        "you made {count} game threads in the last 24 hours (the limit is {limit}): "
+            "create the game in this channel instead (without a thread), or try again "
+            "tomorrow",
+            p["count"]).format(count=p["count"], limit=p["limit"]),
+    "games_per_server": lambda p: ngettext(
+        "this server already has {count} running game (the limit is {limit}): finish or "
+            "cancel some first",
+        "this server already has {count} running games (the limit is {limit}): finish "
+            "or cancel some first",
+            p["count"]).format(count=p["count"], limit=p["limit"]),
+    "imports_per_hour": lambda p: ngettext(
+        "you imported {count} record in the last hour (the limit is {limit}): try again "
+            "later",
+        "you imported {count} records in the last hour (the limit is {limit}): try again "
+            "later",
+            p["count"]).format(count=p["count"], limit=p["limit"]),
+}
+
+
+def refusal(err: Refusal, names: Sequence[str] = ()) -> str:
+    """Why the service refused a command, as one sentence for the user who sent it."""
+    if err.engine:
+        return english.refusal(IllegalMove(err.code, **err.params), names or err.names)
+    known = NOT_NOW.get(err.code)
+    if known is not None:
+        return _(known)
+    words = SERVICE_REFUSALS.get(err.code)
+    return words(err.params) if words is not None else err.code.replace("_", " ")
+
+
+# -- feature labels -------------------------------------------------------------------
+
+HALVES = {"N": N_("north"), "E": N_("east"), "S": N_("south"), "W": N_("west"),
+          "NE": N_("north-east"), "NW": N_("north-west"), "SE": N_("south-east"),
+          "SW": N_("south-west"), "C": N_("middle")}
+KINDS = {"city": N_("city"), "road": N_("road"), "field": N_("field"),
+         "monastery": N_("monastery"), "shrine": N_("shrine"), "garden": N_("garden"),
+         "barn": N_("barn")}
 
 
 def feature_label(kind: str, where: str) -> str:
     """A feature of one tile as data (`FeatureLabel`'s kind and where) in words:
     ('field', 'SW') -> 'field, south-west half'; ('city', 'N') -> 'city, north';
     ('barn', 'NW') -> 'barn, north-west corner'."""
-    side = HALVES.get(where, where)
+    side = _(HALVES[where]) if where in HALVES else where
+    name = _(KINDS[kind]) if kind in KINDS else kind
     if kind == "barn":
-        return f"barn, {side} corner"
+        return _("barn, {side} corner").format(side=side)
     if kind == "field" and where not in ("N", "E", "S", "W", "C"):
-        return f"field, {side} half" if len(where) == 2 else f"field, {side}"
+        if len(where) == 2:
+            return _("field, {side} half").format(side=side)
+        return _("{kind}, {side}").format(kind=name, side=side)
     if where == "C":
-        return kind
-    return f"{kind}, {side}"
-
-
-# -- the service's refusals ---------------------------------------------------------
-
-NOT_NOW = {
-    "must_choose": "first choose: draw a tile, or place your abbey",
-    "must_place": "first place your tile",
-    "must_finish": "your tile is down: add a figure or a token, then confirm (or undo)",
-    "must_wagon": "first move your wagon or return it",
-    "must_abbey_round": "the tiles are used up: place your abbey or skip it",
-    "must_over": "the game is over",
-    "must_join": "the game has not started yet",
-}
-SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
-    "said": lambda p: str(p["text"]),
-    "refused": lambda p: "refused",
-    "drew_place_it": lambda p: "you drew a tile this turn: place it",
-    "skip_only_abbey_round": lambda p: "an abbey can be skipped only in the end-of-game abbey "
-                                       "round",
-    "nothing_to_undo": lambda p: "there is nothing to undo: only unconfirmed steps of your own "
-                                 "turn can be taken back",
-    "bad_rotation": lambda p: "the rotation must be 0, 90, 180 or 270 (degrees clockwise)",
-    "figure_and_recall": lambda p: "a turn places a figure or recalls the abbot, not both",
-    "say_where": lambda p: f"say where the {p['figure']} goes",
-    "nothing_to_rotate": lambda p: "there is no placed tile to rotate",
-    "abbey_cannot_rotate": lambda p: "an abbey looks the same every way round: there is "
-                                     "nothing to rotate",
-    "fits_one_way": lambda p: f"{p['tile']} fits the square {square(p['square'])} only one "
-                              "way",
-    "game_moved_on": lambda p: "the game moved on while your command was waiting; here is the "
-                               "current state",
-    "saved_not_shown": lambda p: "your command was saved, but the game could not be shown "
-                                 "just now: look at it again in a moment (do not repeat the "
-                                 "command)",
-    "no_game_here": lambda p: "there is no game in this channel: create one first",
-    "no_such_game": lambda p: f"there is no game {p['game']}",
-    "not_started": lambda p: "the game has not started yet",
-    "game_over": lambda p: "the game is over",
-    "not_playing": lambda p: "you are not playing in this game",
-    "you_resigned": lambda p: "you resigned from this game",
-    "not_your_turn": lambda p: f"not your turn: {p['waiting']}",
-}
-
-
-def refusal(err: Refusal, names: Names) -> str:
-    """Why the service refused a command, as one sentence for the user who sent it."""
-    if err.engine:
-        return english.refusal(IllegalMove(err.code, **err.params), names)
-    if err.code in NOT_NOW:
-        return NOT_NOW[err.code]
-    words = SERVICE_REFUSALS.get(err.code)
-    return words(err.params) if words is not None else err.code.replace("_", " ")
+        return name
+    return _("{kind}, {side}").format(kind=name, side=side)

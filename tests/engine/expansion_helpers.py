@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from carca_bot.cli import refusal_words
 from carca_bot.engine.game import Game
 from carca_bot.engine.record import parse_record, replay
 
@@ -87,7 +88,7 @@ def refused(actions: list[dict[str, Any]], *words: str,
             players: tuple[str, ...] = ("Ana", "Ben"), expansions: tuple[str, ...] = (),
             rules: dict[str, Any] | None = None) -> dict[str, Any]:
     """Replay a record whose LAST action must be refused (exit 1) with all `words`."""
-    status, out = replay(record(actions, players, expansions, rules))
+    status, out = replay(record(actions, players, expansions, rules), refusal_words)
     assert status == 1, out
     error = out["error"]
     assert error["index"] == len(actions) - 1, error

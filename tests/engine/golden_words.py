@@ -21,8 +21,10 @@ from typing import Any
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.game import Game, Phase
 from carca_bot.engine.randomplay import play_random_turn
+from carca_bot.engine.record import play_action
 from carca_bot.engine.setup import Setup
-from carca_bot.words import event, refusal
+from carca_bot.i18n import speaking
+from carca_bot.words import say
 
 GOLDEN = Path(__file__).with_name("golden_words.json")
 CONFIGS: list[tuple[tuple[str, ...], int, int]] = [
@@ -90,12 +92,14 @@ def probe_action(game: Game, rng: random.Random) -> dict[str, Any]:
 
 
 def try_action(game: Game, action: dict[str, Any]) -> str:
-    """The refusal's words, or '' when the rules accept the action (tried on a copy)."""
+    """The refusal's words, or '' when the rules accept the action (tried on a copy),
+    played as a record's action is (`play_action`: through `push`, `by` checked)."""
     trial = Game.replay(game.setup, game.history)
     try:
-        trial.apply(action)
+        play_action(trial, action)
     except IllegalMove as exc:
-        return refusal(exc, list(game.players))
+        with speaking("en"):
+            return say(exc, trial.players)
     return ""
 
 
@@ -115,7 +119,8 @@ def play(expansions: tuple[str, ...], players: int, seed: int,
         play_random_turn(game, rng)
         step += 1
     names = list(game.players)
-    return [event(e, names) for e in game.events], made
+    with speaking("en"):
+        return [say(e, names) for e in game.events], made
 
 
 def main() -> None:

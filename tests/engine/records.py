@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import pytest
+
+from carca_bot.cli import refusal_words
+from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.record import replay
+from carca_bot.i18n import speaking
+from carca_bot.words import say
 
 
 def turn(by: str, tile: str, at: tuple[int, int], rot: int = 0, **extra: Any) -> dict[str, Any]:
@@ -26,7 +35,7 @@ def record(actions: list[dict[str, Any]], players: tuple[str, ...] = ("Ana", "Be
 def play(actions: list[dict[str, Any]], players: tuple[str, ...] = ("Ana", "Ben"),
          expansions: tuple[str, ...] = (), **extra: Any) -> dict[str, Any]:
     """Replay and insist that every action was legal; returns the result object."""
-    status, out = replay(record(actions, players, expansions, **extra))
+    status, out = replay(record(actions, players, expansions, **extra), refusal_words)
     assert status == 0, out.get("error")
     return out
 
@@ -34,9 +43,19 @@ def play(actions: list[dict[str, Any]], players: tuple[str, ...] = ("Ana", "Ben"
 def refuse(actions: list[dict[str, Any]], players: tuple[str, ...] = ("Ana", "Ben"),
            expansions: tuple[str, ...] = (), **extra: Any) -> tuple[int, str, dict[str, Any]]:
     """Replay expecting the last action to be refused; returns its index, message, result."""
-    status, out = replay(record(actions, players, expansions, **extra))
+    status, out = replay(record(actions, players, expansions, **extra), refusal_words)
     assert status == 1, out
     return out["error"]["index"], out["error"]["message"], out
 
 
 END: dict[str, Any] = {"end": True}
+
+
+@contextmanager
+def refused_saying(pattern: str) -> Iterator[None]:
+    """Like `pytest.raises(IllegalMove, match=...)`, on the refusal's English words."""
+    with pytest.raises(IllegalMove) as caught:
+        yield
+    with speaking("en"):
+        said = say(caught.value)
+    assert re.search(pattern, said), said

@@ -24,6 +24,7 @@ from tests.engine.expansion_helpers import (
     t,
     wagon,
 )
+from tests.engine.records import refused_saying
 
 AM_TILES = [f"AM{i}" for i in range(1, 13)]
 THREE = ("Ana", "Ben", "Cy")
@@ -192,7 +193,7 @@ def test_abbey_is_placed_instead_of_drawing_a_tile() -> None:
 
 def test_abbey_with_no_abbey_in_hand_is_refused() -> None:
     game = game_of([*ring(), abbey("Ana", HOLE), t("Ben", "U", (-2, 2))], expansions=(AM,))
-    with pytest.raises(IllegalMove, match="Ana has no abbey to place"):
+    with refused_saying("Ana has no abbey to place"):
         game.place_abbey(0, (5, 5))
 
 

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
-from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.game import Game
 from carca_bot.engine.setup import Setup
-from tests.engine.records import END, play, refuse, turn
+from tests.engine.records import END, play, refuse, refused_saying, turn
 from tests.engine.test_base_scoring import ring_turns
 
 ABBOT = ("abbot",)
@@ -72,5 +69,5 @@ def test_recall_without_an_abbot_on_the_board() -> None:
     game = Game(Setup(("Ana", "Ben"), frozenset(ABBOT)))
     game.place_tile(0, "U", (1, 0), 0)
     assert not game.can_recall()
-    with pytest.raises(IllegalMove, match="has no abbot on the board"):
+    with refused_saying("has no abbot on the board"):
         game.recall(0)

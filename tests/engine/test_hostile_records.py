@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from carca_bot.cli import refusal_words
 from carca_bot.engine.catalogue import EXPANSIONS
 from carca_bot.engine.errors import RecordError
 from carca_bot.engine.game import Game
@@ -121,7 +122,8 @@ def test_cli_refuses_a_bad_action_naming_its_index(tmp_path: Path) -> None:
 
 
 def test_replay_file_answers_as_the_cli_does(tmp_path: Path) -> None:
-    """`replay_file` is what the CLI should call: same answers, bounded reading."""
+    """`replay_file` (with the CLI's English words) is what the CLI calls: same answers,
+    bounded reading."""
     files = {"good": json.dumps(with_(actions=[tile_turn()])),
              "illegal": json.dumps(with_(actions=[tile_turn(at=[5, 5])])),
              "deep": HOSTILE["depth 100000 of lists"](), "broken": "[1, 2"}
@@ -129,7 +131,7 @@ def test_replay_file_answers_as_the_cli_does(tmp_path: Path) -> None:
         path = tmp_path / f"{name}.json"
         path.write_text(text)
         status, out, _ = run_cli(path)
-        assert replay_file(path) == (status, out), name
+        assert replay_file(path, refusal_words) == (status, out), name
     (tmp_path / "latin1.json").write_bytes(b'{"players": ["Jos\xe9"]}')
     for name, words in (("latin1.json", "is not UTF-8 text (byte 0xe9 at offset 17)"),
                         ("missing.json", "cannot read")):

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from carca_bot.cli import refusal_words
 from carca_bot.engine.game import Game
 from carca_bot.engine.record import parse_record, replay, replay_text, write_record
 from carca_bot.engine.setup import Setup
@@ -83,7 +84,7 @@ def test_rule_break_reports_the_state_before_it() -> None:
     status, out = replay(record([
         turn("Ana", "E", (0, -1), 180, figure="follower", on="S"),  # Ana +4
         turn("Ben", "U", (5, 5)),
-    ]))
+    ]), refusal_words)
     assert status == 1
     assert out["error"]["index"] == 1
     assert "does not touch" in out["error"]["message"]
@@ -93,14 +94,15 @@ def test_rule_break_reports_the_state_before_it() -> None:
 
 
 def test_on_naming_nothing_and_unknown_by_are_rule_breaks() -> None:
-    status, out = replay(record([turn("Ana", "U", (1, 0), figure="follower", on="Q")]))
+    status, out = replay(record([turn("Ana", "U", (1, 0), figure="follower", on="Q")]),
+                         refusal_words)
     assert status == 1 and "'Q' names nothing" in out["error"]["message"]
     status, out = replay(record([turn("Zed", "U", (1, 0))]))
     assert status == 1 and out["error"]["index"] == 0
 
 
 def test_actions_after_the_end_are_refused() -> None:
-    status, out = replay(record([{"end": True}, turn("Ana", "U", (1, 0))]))
+    status, out = replay(record([{"end": True}, turn("Ana", "U", (1, 0))]), refusal_words)
     assert status == 1 and out["error"]["message"] == "the game is over"
     assert out["finished"] is True and out["next"] is None
 
@@ -152,3 +154,43 @@ def test_cli_exit_statuses(tmp_path: Path) -> None:
 def out_message(path: Path) -> str:
     message: str = replay_text(path.read_text())[1]["error"]["message"]
     return message
+
+
+def test_records_are_played_through_push_and_by_must_be_the_player_to_decide() -> None:
+    """`play_action` plays a record's action with `Game.push` (which acts for whoever
+    decides): a `by` who is not that player gets the refusal the rules give, at the
+    same index: `not_your_turn`, or the phase's refusal first, as one step at a time."""
+    from carca_bot.engine.errors import IllegalMove
+    from carca_bot.engine.record import play_action
+
+    game = Game(Setup(("Ana", "Ben")))
+    before = len(game.history)
+    for action, code in (
+            (turn("Ben", "U", (1, 0)), "not_your_turn"),  # the phase fits, the player not
+            ({"by": "Ben", "wagon": "return"}, "wrong_phase"),  # the phase is checked first
+            ({"by": "Ben", "abbey": "skip"}, "skip_not_now"),
+            (turn("Zed", "U", (1, 0)), "not_a_player"),
+            (turn("Ana", "U", (1, 0), figure="follower", on="E", recall=True),
+             "deploy_and_recall")):
+        try:
+            play_action(game, action)
+        except IllegalMove as exc:
+            assert exc.code == code, (action, exc)
+        else:
+            raise AssertionError(f"{action} was accepted")
+        assert len(game.history) == before and not game.frames  # all or nothing
+    status, out = replay(record([turn("Ana", "U", (1, 0)), turn("Ana", "V", (2, 0))]),
+                         refusal_words)
+    assert status == 1 and out["error"] == {
+        "index": 1, "message": "it is not Ana's turn: waiting for Ben to place a tile"}
+
+
+def test_the_replay_message_is_english_whatever_language_is_spoken() -> None:
+    """`error.message` is a machine contract: the CLI's words are English even when the
+    terminal speaks Spanish (guards the merge with the translated refusals)."""
+    from carca_bot.i18n import speaking
+
+    data = record([turn("Ben", "U", (1, 0))])
+    with speaking("es"):
+        _, out = replay(data, refusal_words)
+    assert out["error"]["message"] == "it is not Ben's turn: waiting for Ana to place a tile"

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.game import Game
 from carca_bot.engine.setup import Setup
 from tests.engine.expansion_helpers import AM, END, TUNNEL, game_of, play, refused, t
+from tests.engine.records import refused_saying
 
 TU_TILES = ["TU1", "TU2", "TU3", "TU4"]
 NAMES = ("Ana", "Ben", "Cy", "Dee", "Eve", "Flo")
@@ -159,7 +159,7 @@ def test_one_token_per_turn() -> None:
     game.place_tile(1, "TU2", (0, 1), 2)
     game.place_token(1, (1, 0), "W", 0)
     assert game.legal_tokens() == []
-    with pytest.raises(IllegalMove, match="only one tunnel token may be placed per turn"):
+    with refused_saying("only one tunnel token may be placed per turn"):
         game.place_token(1, (1, 0), "E", 1)
 
 

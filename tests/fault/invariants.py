@@ -14,6 +14,7 @@ from carca_bot.engine.record import replay
 from carca_bot.service import GameService, ServiceError, TurnView, Where
 from carca_bot.service.live import rebuild, started
 from carca_bot.service.views import build_view
+from tests.service.helpers import words
 
 
 def _comparable(view: TurnView) -> TurnView:
@@ -58,4 +59,4 @@ async def assert_sound(service: GameService, versions: dict[int, int],
 
 def allowed(exc: BaseException) -> bool:
     """A refusal players may get; anything else escaping the service is a bug."""
-    return isinstance(exc, ServiceError) and bool(exc.message)
+    return isinstance(exc, ServiceError) and bool(words(exc))

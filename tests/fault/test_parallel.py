@@ -17,6 +17,7 @@ from carca_bot.service import User, Where
 from tests.bot.conftest import BotHarness
 from tests.bot.fake_discord import GUILD_ID, Interactions
 from tests.fault.discord_driver import Answer, collect, deliver
+from tests.service.helpers import prompt
 
 TABLES = 20
 TURNS = 12  # per table; two tables play their game to the end
@@ -103,7 +104,7 @@ async def test_twenty_tables_at_once(harness: BotHarness) -> None:
         view = await service.status(Where(str(GUILD_ID), str(CHANNEL + n)))
         assert view.moves == made
         if n in FULL_GAMES:
-            assert view.finished and view.outcome == "complete", view.prompt
+            assert view.finished and view.outcome == "complete", prompt(view)
         else:
             assert made >= TURNS
     report = await asyncio.to_thread(check, harness.db)

@@ -33,6 +33,7 @@ from carca_bot.service import (
     Where,
 )
 from tests.fault.invariants import assert_sound
+from tests.service.helpers import words
 
 ANA, BEN = User("100000000000000001", "Ana"), User("100000000000000002", "Ben")
 HERE = Where("guild", "channel")
@@ -134,7 +135,7 @@ async def test_a_long_lock_changes_nothing_and_play_resumes(tmp_path: Path) -> N
 async def test_a_long_lock_is_a_clear_refusal(tmp_path: Path) -> None:
     raised, _, _ = await _under_a_long_lock(tmp_path)
     for exc in raised:
-        assert isinstance(exc, ServiceError) and exc.message, repr(exc)
+        assert isinstance(exc, ServiceError) and words(exc), repr(exc)
 
 
 # -- full -----------------------------------------------------------------------------
@@ -191,7 +192,7 @@ async def test_a_full_disk_loses_no_acknowledged_move(tmp_path: Path) -> None:
 async def test_a_full_disk_is_a_clear_refusal(tmp_path: Path) -> None:
     raised, _ = await _until_full(tmp_path)
     for exc in raised:
-        assert isinstance(exc, ServiceError) and exc.message, repr(exc)
+        assert isinstance(exc, ServiceError) and words(exc), repr(exc)
         assert "cannot rollback" not in str(exc)
 
 

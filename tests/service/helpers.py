@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import pytest
 
 from carca_bot.engine.game import Game
-from carca_bot.service import GameOptions, GameService, TurnView, User, Where
+from carca_bot.i18n import speaking
+from carca_bot.service import (
+    CatchUp,
+    GameOptions,
+    GameService,
+    ServiceError,
+    TurnView,
+    User,
+    Where,
+)
+from carca_bot.words import say, situation
 
 ANA = User("100000000000000001", "Ana")
 BEN = User("100000000000000002", "Ben")
@@ -75,7 +87,7 @@ async def play_ring(service: GameService, view: TurnView, where: Where = HERE) -
     for tile, (x, y), rot in RING:
         user = who(view)
         view = await service.begin_turn(where, user)
-        assert view.tile == tile, (view.tile, view.prompt)
+        assert view.tile == tile, (view.tile, prompt(view))
         view = await turn(service, user, x, y, rot, where)
     return view
 
@@ -85,3 +97,48 @@ async def turn(service: GameService, user: User, x: int, y: int, rot: int,
     """Place the drawn tile and confirm, step by step."""
     await service.place_tile(where, user, x, y, rot)
     return await service.confirm(where, user)
+
+
+# -- what players would read: the service's data said in English ----------------------
+
+
+def said(view: TurnView) -> list[str]:
+    """The view's events and notes in English words."""
+    names = [s.name for s in view.seats]
+    with speaking("en"):
+        return [say(e, names) for e in view.events]
+
+
+def lines(catch: CatchUp) -> list[str]:
+    """A catch-up's told items in English words."""
+    names = [s.name for s in catch.view.seats]
+    with speaking("en"):
+        return [say(t, names) for t in catch.lines]
+
+
+def steps(view: TurnView) -> tuple[str, ...]:
+    """The unconfirmed steps of the turn in English words."""
+    with speaking("en"):
+        return tuple(say(m) for m in view.steps)
+
+
+def prompt(view: TurnView) -> str:
+    """What happens next, in English, as the viewer of `view` reads it."""
+    with speaking("en"):
+        return situation(view)
+
+
+def words(err: BaseException) -> str:
+    """A refusal in English."""
+    assert isinstance(err, ServiceError), repr(err)
+    with speaking("en"):
+        return say(err)
+
+
+@contextmanager
+def raises_saying(kind: type[ServiceError], pattern: str) -> Iterator[None]:
+    """`pytest.raises(kind, match=pattern)`, matched on the refusal's English words."""
+    with pytest.raises(kind) as caught:
+        yield
+    text = words(caught.value)
+    assert re.search(pattern, text), text

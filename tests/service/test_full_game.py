@@ -9,7 +9,7 @@ import pytest
 from carca_bot.engine.record import replay
 from carca_bot.local.randomplayer import play_random_move
 from carca_bot.service import GameOptions, GameService, NoGameHere
-from tests.service.helpers import ANA, BEN, CY, HERE, who
+from tests.service.helpers import ANA, BEN, CY, HERE, prompt, who
 
 
 async def test_a_whole_game(service: GameService) -> None:
@@ -27,7 +27,7 @@ async def test_a_whole_game(service: GameService) -> None:
         seen_events += len(view.events)
     assert view.status == "finished" and view.outcome == "complete" and view.must == "over"
     assert view.tiles_left == 0 and view.deciding is None and seen_events > 0
-    assert view.prompt.startswith("game over: ")
+    assert prompt(view).startswith("game over: ")
     ranked = [s.score for s in view.standings]
     assert ranked == sorted(ranked, reverse=True) and ranked[0] > 0
     # The log is a carca-record/1 record that replays to the same final scores.

@@ -7,7 +7,7 @@ import random
 
 from carca_bot.local.randomplayer import play_random_move
 from carca_bot.service import GameOptions, GameService, ServiceError, User, Where
-from tests.service.helpers import ANA, BEN, CY, HERE, THERE, Clock, other, who
+from tests.service.helpers import ANA, BEN, CY, HERE, THERE, Clock, other, who, words
 
 
 async def _secret_game(service: GameService, clock: Clock) -> int:
@@ -54,7 +54,7 @@ async def test_nothing_public_about_a_running_game_holds_its_seed(service: GameS
     try:
         await service.begin_turn(HERE, other(view))
     except ServiceError as exc:
-        seen.append(exc.message)
+        seen.append(words(exc))
     clock.now += 61
     seen.extend(await service.check_timers())
     for thing in seen:

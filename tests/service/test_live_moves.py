@@ -12,7 +12,7 @@ from carca_bot.engine.game import Game
 from carca_bot.engine.moves import Deploy, Move, PlaceAbbey, PlaceTile, PlaceToken, Recall
 from carca_bot.service import GameService
 from carca_bot.service.live import Pending, move_json, move_of
-from tests.service.helpers import HERE, Clock, started, who
+from tests.service.helpers import HERE, Clock, started, steps, who
 
 
 def test_pending_moves_round_trip_through_json() -> None:
@@ -79,7 +79,7 @@ async def test_undo_and_previews_never_replay_the_log(service: GameService,
     board = await service.game(HERE)
     assert board is not None and board.turn is not None and board.turn.pos == (x, y)
     view = await service.undo(HERE, player)
-    assert view.must == "finish" and len(view.steps) == 1
+    assert view.must == "finish" and len(steps(view)) == 1
     view = await service.undo(HERE, player)
     assert view.must == "place" and view.steps == ()
     copy = await service.game(HERE)

@@ -15,7 +15,18 @@ from carca_bot.service import (
     User,
     Where,
 )
-from tests.service.helpers import ANA, BEN, CY, DEE, HERE, THERE, started
+from tests.service.helpers import (
+    ANA,
+    BEN,
+    CY,
+    DEE,
+    HERE,
+    THERE,
+    prompt,
+    raises_saying,
+    said,
+    started,
+)
 
 
 async def test_create_opens_a_lobby_with_the_host_seated(service: GameService) -> None:
@@ -24,12 +35,12 @@ async def test_create_opens_a_lobby_with_the_host_seated(service: GameService) -
     assert [(s.name, s.user_id) for s in view.seats] == [("Ana", ANA.id)]
     assert view.host_id == ANA.id
     assert view.options.expansions == frozenset({"river"})
-    assert "lobby" in view.prompt
+    assert "lobby" in prompt(view)
 
 
 async def test_one_live_game_per_channel(service: GameService) -> None:
     await service.create(HERE, ANA, GameOptions())
-    with pytest.raises(ChannelBusy, match="already has a game"):
+    with raises_saying(ChannelBusy, "already has a game"):
         await service.create(HERE, BEN, GameOptions())
     # Another channel is free, and a cancelled game frees its channel.
     await service.create(THERE, BEN, GameOptions())
@@ -46,7 +57,7 @@ async def test_one_live_game_per_channel(service: GameService) -> None:
     ({"tunnel_pairs": -1}, "tunnel pairs"),
 ])
 def test_bad_options_are_refused(options: dict[str, object], words: str) -> None:
-    with pytest.raises(BadInput, match=words):
+    with raises_saying(BadInput, words):
         GameOptions(**options)  # type: ignore[arg-type]
 
 
@@ -56,20 +67,20 @@ async def test_join_seats_players_in_order_with_distinct_names(service: GameServ
     view = await service.join(HERE, User("999", "Ana"))  # a second "Ana"
     assert [s.name for s in view.seats] == ["Ana", "Ben", "Ana 2"]
     assert [s.colour for s in view.seats] == [0, 1, 2]
-    assert "Ana 2 joined" in view.events
+    assert "Ana 2 joined" in said(view)
 
 
 async def test_join_refusals(service: GameService) -> None:
     with pytest.raises(NoGameHere):
         await service.join(HERE, BEN)
     await service.create(HERE, ANA, GameOptions(max_players=2))
-    with pytest.raises(NotAllowed, match="already in this game"):
+    with raises_saying(NotAllowed, "already in this game"):
         await service.join(HERE, ANA)
     await service.join(HERE, BEN)
-    with pytest.raises(NotAllowed, match="full"):
+    with raises_saying(NotAllowed, "full"):
         await service.join(HERE, CY)
     await service.start(HERE, ANA)
-    with pytest.raises(NotAllowed, match="already started"):
+    with raises_saying(NotAllowed, "already started"):
         await service.join(HERE, CY)
 
 
@@ -90,7 +101,7 @@ async def test_leave_hands_on_the_host_and_the_last_one_closes(service: GameServ
 
 async def test_leave_is_refused_once_the_game_runs(service: GameService) -> None:
     await started(service)
-    with pytest.raises(NotAllowed, match="use resign"):
+    with raises_saying(NotAllowed, "use resign"):
         await service.leave(HERE, BEN)
 
 
@@ -98,11 +109,11 @@ async def test_kick_from_the_lobby(service: GameService) -> None:
     await service.create(HERE, ANA, GameOptions())
     await service.join(HERE, BEN)
     await service.join(HERE, CY)
-    with pytest.raises(NotAllowed, match="only the host or a server admin"):
+    with raises_saying(NotAllowed, "only the host or a server admin"):
         await service.kick(HERE, BEN, CY.id)
     with pytest.raises(NotInGame):
         await service.kick(HERE, ANA, DEE.id)
-    with pytest.raises(NotAllowed, match="host cannot be kicked"):
+    with raises_saying(NotAllowed, "host cannot be kicked"):
         await service.kick(HERE, BEN, ANA.id, is_admin=True)
     view = await service.kick(HERE, ANA, CY.id)
     assert [s.name for s in view.seats] == ["Ana", "Ben"]
@@ -115,18 +126,18 @@ async def test_kick_from_a_running_game_resigns_the_player(service: GameService)
     view = await service.kick(HERE, ANA, CY.id)
     assert view.status == "active"
     assert [s.name for s in view.seats if s.resigned] == ["Cy"]
-    assert "Cy was removed from the game" in view.events
+    assert "Cy was removed from the game" in said(view)
 
 
 async def test_start_refusals(service: GameService) -> None:
     await service.create(HERE, ANA, GameOptions())
-    with pytest.raises(NotAllowed, match="at least 2 players"):
+    with raises_saying(NotAllowed, "at least 2 players"):
         await service.start(HERE, ANA)
     await service.join(HERE, BEN)
-    with pytest.raises(NotAllowed, match="only the host"):
+    with raises_saying(NotAllowed, "only the host"):
         await service.start(HERE, BEN)
     await service.start(HERE, ANA)
-    with pytest.raises(NotAllowed, match="already started"):
+    with raises_saying(NotAllowed, "already started"):
         await service.start(HERE, ANA)
 
 
@@ -157,7 +168,7 @@ async def test_seat_order_is_drawn_from_the_seed(service: GameService) -> None:
 
 async def test_cancel(service: GameService) -> None:
     await started(service)
-    with pytest.raises(NotAllowed, match="only the host or a server admin"):
+    with raises_saying(NotAllowed, "only the host or a server admin"):
         await service.cancel(HERE, BEN)
     view = await service.cancel(HERE, DEE, is_admin=True)
     assert view.status == "cancelled" and view.outcome == "cancelled" and view.finished

@@ -11,7 +11,7 @@ from carca_bot.service import FeatureLabel, GameService, IllegalMoveError, NotNo
 from carca_bot.service.labels import label
 from carca_bot.service.model import TurnView
 from carca_bot.words.service import feature_label, refusal
-from tests.service.helpers import HERE, rig, started, who
+from tests.service.helpers import HERE, rig, started, steps, who, words
 
 
 def _turns(placements: tuple[tuple[int, int, int], ...]) -> dict[tuple[int, int], list[int]]:
@@ -34,13 +34,13 @@ async def test_rotate_turns_the_tile_on_its_square_and_takes_the_figure_back(
     figure, on = (await service.legal_moves(HERE, player)).deployments[0]
     await service.deploy(HERE, player, figure, on)
     view = await service.rotate(HERE, player)
-    assert view.must == "finish" and len(view.steps) == 1
-    assert view.steps[0].endswith(f"turned {sorted(rots)[1]}")
+    assert view.must == "finish" and len(steps(view)) == 1
+    assert steps(view)[0].endswith(f"turned {sorted(rots)[1]}")
     game = await service.game(HERE)
     assert game is not None and game.turn is not None and game.turn.deploy is None
     for _ in rots[1:]:
         view = await service.rotate(HERE, player)
-    assert view.steps[0].endswith(f"turned {sorted(rots)[0]}")  # round again
+    assert steps(view)[0].endswith(f"turned {sorted(rots)[0]}")  # round again
 
 
 async def test_rotate_refuses_a_tile_that_fits_one_way(service: GameService,
@@ -54,7 +54,7 @@ async def test_rotate_refuses_a_tile_that_fits_one_way(service: GameService,
     with pytest.raises(NotNow) as one:
         await service.rotate(HERE, player)
     assert one.value.code == "fits_one_way" and one.value.params["square"] == square
-    assert "only one way" in one.value.message
+    assert "only one way" in words(one.value)
     assert (await service.status(HERE, player.id)).steps == before.steps
 
 
@@ -65,7 +65,7 @@ async def test_place_with_a_figure_is_all_or_nothing(service: GameService) -> No
     with pytest.raises(IllegalMoveError) as bad:
         await service.place(HERE, player, x, y, rot, figure="follower", on="nowhere",
                             confirm=True)
-    assert bad.value.code == "deploy_nothing_named" and "nowhere" in bad.value.message
+    assert bad.value.code == "deploy_nothing_named" and "nowhere" in words(bad.value)
     after = await service.status(HERE, player.id)
     assert after.moves == 0 and after.steps == () and after.must == "place"
     spots = await service.features_if(HERE, player, x, y, rot)
@@ -82,9 +82,9 @@ async def test_place_without_confirm_leaves_the_turn_open(service: GameService) 
     player = who(view)
     x, y, rot = (await service.legal_moves(HERE, player)).placements[0]
     view = await service.place(HERE, player, x, y, rot)
-    assert view.must == "finish" and len(view.steps) == 1 and view.moves == 0
+    assert view.must == "finish" and len(steps(view)) == 1 and view.moves == 0
     view = await service.place(HERE, player, x, y, rot)  # again: replaces, not adds
-    assert len(view.steps) == 1
+    assert len(steps(view)) == 1
 
 
 async def test_the_next_public_tile_is_the_one_shown_to_its_player(
@@ -128,6 +128,8 @@ def test_labels_say_kind_and_where() -> None:
 def test_service_refusals_are_codes_with_words() -> None:
     err = NotNow("must_place")
     assert err.code == "must_place" and err.params == {}
-    assert refusal(err, []) == err.message == "first place your tile"
+    assert refusal(err, []) == words(err) == "first place your tile"
+    assert str(err) == "must_place"  # for logs: the code, no words
+    assert str(NotNow("fits_one_way", tile="U")) == "fits_one_way (tile='U')"
     legacy = NotNow("a sentence from a front end")
-    assert legacy.code == "said" and legacy.message == "a sentence from a front end"
+    assert legacy.code == "said" and words(legacy) == "a sentence from a front end"

@@ -18,7 +18,21 @@ from carca_bot.service import (
     Unavailable,
 )
 from carca_bot.service import core as core_module
-from tests.service.helpers import ANA, BEN, CY, HERE, THERE, Clock, started, who
+from tests.service.helpers import (
+    ANA,
+    BEN,
+    CY,
+    HERE,
+    THERE,
+    Clock,
+    lines,
+    raises_saying,
+    said,
+    started,
+    steps,
+    who,
+    words,
+)
 
 
 async def _a_move(service: GameService) -> Any:
@@ -47,7 +61,7 @@ async def test_lobby_changes_and_steps_owe_no_post_moves_do(service: GameService
     assert step.version > view.version and await service.pending_posts() == []
     done = await service.confirm(HERE, player)
     assert [p.version for p in await service.pending_posts()] == [done.version]
-    assert done.played and done.played[0]["tile"] == step.steps[0].split()[0]
+    assert done.played and done.played[0]["tile"] == steps(step)[0].split()[0]
 
 
 async def test_mark_posted_never_goes_back(service: GameService) -> None:
@@ -82,7 +96,7 @@ async def test_an_undelivered_post_survives_a_restart(db: Path, clock: Clock) ->
         catch_up = await again.events_since(owed.game_id, owed.posted_version)
         assert catch_up.version == three.version
         assert catch_up.played == two.played + three.played
-        assert list(catch_up.lines) == [*two.events, *three.events]
+        assert lines(catch_up) == [*said(two), *said(three)]
         assert catch_up.view.moves == three.moves and catch_up.view.tile is None
         await again.mark_posted(owed.game_id, catch_up.version)
         assert await again.pending_posts() == []
@@ -107,7 +121,7 @@ async def test_resign_kick_and_auto_play_owe_posts(service: GameService) -> None
     (owed,) = await service.pending_posts()
     assert owed.version == kicked.version
     catch_up = await service.events_since(view.game_id, view.version)
-    assert any("removed" in line for line in catch_up.lines)
+    assert any("removed" in line for line in lines(catch_up))
 
 
 # -- one transaction per command ---------------------------------------------------------
@@ -167,7 +181,7 @@ async def test_a_refused_command_on_a_full_disk_changes_nothing(db: Path,
             try:
                 await service.play_turn(HERE, player, TurnOrder(at=(x, y), rot=rot))
             except Unavailable as exc:
-                assert "nothing was changed" in exc.message
+                assert "nothing was changed" in words(exc)
                 assert _dump(db) == before
                 refused += 1
         assert refused, "the cap was never reached: the test proved nothing"
@@ -220,7 +234,7 @@ async def test_a_failure_after_the_commit_says_the_move_was_saved(
         raise RuntimeError("the view could not be built")
 
     monkeypatch.setattr(core_module, "build_view", broken)
-    with pytest.raises(SavedNotShown, match="was saved"):
+    with raises_saying(SavedNotShown, "was saved"):
         await service.play_turn(HERE, player, TurnOrder(at=(x, y), rot=rot))
     monkeypatch.undo()
     after = await service.status(HERE)

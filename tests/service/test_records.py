@@ -18,7 +18,7 @@ from carca_bot.service import (
     User,
     Where,
 )
-from tests.service.helpers import ANA, BEN, CY, HERE, THERE, started, who
+from tests.service.helpers import ANA, BEN, CY, HERE, THERE, raises_saying, started, who
 
 
 async def _play(service: GameService, moves: int, where: Where = HERE,
@@ -31,7 +31,7 @@ async def _play(service: GameService, moves: int, where: Where = HERE,
 
 
 async def test_status_without_any_game(service: GameService) -> None:
-    with pytest.raises(NoGameHere, match="no game in this channel yet"):
+    with raises_saying(NoGameHere, "no game in this channel yet"):
         await service.status(HERE)
 
 
@@ -52,7 +52,7 @@ async def test_export_replays_to_the_same_state(service: GameService) -> None:
 
 async def test_export_needs_a_started_game(service: GameService) -> None:
     await service.create(HERE, ANA, GameOptions())
-    with pytest.raises(NotAllowed, match="nothing to export"):
+    with raises_saying(NotAllowed, "nothing to export"):
         await service.export(HERE)
 
 
@@ -87,7 +87,7 @@ async def test_import_continues_where_the_record_stops(service: GameService) -> 
 ])
 async def test_import_refuses_broken_records_and_stores_nothing(
         service: GameService, record: object, words: str) -> None:
-    with pytest.raises(BadInput, match=words):
+    with raises_saying(BadInput, words):
         await service.import_record(HERE, ANA, record)
     with pytest.raises(NoGameHere):
         await service.status(HERE)

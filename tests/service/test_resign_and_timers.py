@@ -24,7 +24,10 @@ from tests.service.helpers import (
     RING,
     Clock,
     other,
+    prompt,
+    raises_saying,
     rig,
+    said,
     started,
     who,
 )
@@ -37,8 +40,8 @@ async def test_resigning_a_two_player_game_ends_it(service: GameService) -> None
     assert view.status == "finished" and view.outcome == "resigned" and view.finished
     assert [s.name for s in view.standings] == [stayer.name, quitter.name]
     assert view.standings[1].resigned
-    assert view.prompt.startswith("game over by resignation")
-    assert f"{quitter.name} resigned" in view.events
+    assert prompt(view).startswith("game over by resignation")
+    assert f"{quitter.name} resigned" in said(view)
     with pytest.raises(NoGameHere):
         await service.confirm(HERE, stayer)
     await service.create(HERE, stayer, GameOptions())  # the channel is free
@@ -54,13 +57,13 @@ async def test_after_a_resignation_the_others_play_on(service: GameService,
     view = await service.resign(HERE, quitter)
     # Their unconfirmed turn is dropped and played plainly for them: no figure.
     assert view.status == "active" and view.moves == 1
-    assert f"{quitter.name} has resigned: their move was played for them" in view.events
+    assert f"{quitter.name} has resigned: their move was played for them" in said(view)
     assert who(view) != quitter
     action = (await service.export(HERE))["actions"][0]
     assert action["by"] == quitter.name and "deploy" not in action
-    with pytest.raises(NotAllowed, match="you resigned"):
+    with raises_saying(NotAllowed, "you resigned"):
         await service.place_tile(HERE, quitter, 2, 0, 0)
-    with pytest.raises(NotAllowed, match="already resigned"):
+    with raises_saying(NotAllowed, "already resigned"):
         await service.resign(HERE, quitter)
     # Two rounds later their turns are still played for them.
     for _ in range(2):
@@ -76,7 +79,7 @@ async def test_after_a_resignation_the_others_play_on(service: GameService,
 async def test_resign_refusals(service: GameService) -> None:
     await service.create(HERE, ANA, GameOptions())
     await service.join(HERE, BEN)
-    with pytest.raises(NotAllowed, match="use leave"):
+    with raises_saying(NotAllowed, "use leave"):
         await service.resign(HERE, BEN)
     await service.start(HERE, ANA)
     with pytest.raises(NotInGame):
@@ -121,7 +124,7 @@ async def test_a_late_player_is_reminded_once_per_period(service: GameService,
     assert await service.check_timers(clock.now + 59) == []
     reports = await service.check_timers(clock.now + 61)
     assert [(r.user_id, r.name, r.auto_played) for r in reports] == [(late.id, late.name, False)]
-    assert f"{late.name}, your time for this turn is up" in reports[0].view.events
+    assert f"{late.name}, your time for this turn is up" in said(reports[0].view)
     assert reports[0].view.moves == 0
     assert await service.check_timers(clock.now + 61) == []  # reminded already
     assert len(await service.check_timers(clock.now + 122)) == 1
@@ -144,7 +147,7 @@ async def test_auto_play_moves_for_a_late_player(service: GameService, clock: Cl
     assert [(r.name, r.auto_played) for r in reports] == [(late.name, True)]
     view = reports[0].view
     assert view.moves == 1 and who(view) != late
-    assert f"{late.name} ran out of time: their move was played for them" in view.events
+    assert f"{late.name} ran out of time: their move was played for them" in said(view)
     action = (await service.export(HERE))["actions"][0]
     assert action["by"] == late.name and "deploy" not in action
 
@@ -193,6 +196,6 @@ async def test_kicking_the_player_to_act_says_what_was_played(service: GameServi
     late = who(view)
     kicked = await service.kick(HERE, ANA, late.id, is_admin=True)  # an admin may kick anyone
     assert kicked.played and kicked.played[0]["by"] == late.name
-    assert any("removed from the game" in e for e in kicked.events)
+    assert any("removed from the game" in e for e in said(kicked))
     assert kicked.deciding is not None and kicked.deciding.user_id != late.id
     assert kicked.deadline == clock.now + 120

@@ -19,6 +19,7 @@ from tests.service.helpers import (
     THERE,
     Clock,
     play_ring,
+    raises_saying,
     rig,
     started,
     who,
@@ -71,7 +72,7 @@ async def test_the_choice_to_draw_survives_a_restart(service: GameService, db: P
     try:
         view = await again.begin_turn(HERE, player)
         assert view.must == "place" and view.tile == "U"
-        with pytest.raises(NotNow, match="you drew a tile"):
+        with raises_saying(NotNow, "you drew a tile"):
             await again.place_abbey(HERE, player, 1, 1)
     finally:
         await again.close()

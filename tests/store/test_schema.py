@@ -1,4 +1,4 @@
-"""Migrations: from nothing, from version-1 and version-2 files, all or nothing, never
+"""Migrations: from nothing, from version-1, -2 and -3 files, all or nothing, never
 backwards."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from carca_bot.engine.game import Game
 from carca_bot.engine.randomplay import random_game
 from carca_bot.engine.setup import Setup
-from carca_bot.service import GameService, User, Where
+from carca_bot.service import GameService, LanguagePrefs, User, Where
 from carca_bot.store import SCHEMA_VERSION, SchemaTooNew, Store
 from carca_bot.store import schema as schema_module
 
@@ -174,7 +174,7 @@ async def test_a_version_2_file_owes_no_posts_and_goes_on(tmp_path: Path) -> Non
     _version_2_file(path)
     service = await GameService.open(path)
     try:
-        assert (await service.store._rows("PRAGMA user_version"))[0][0] == SCHEMA_VERSION == 3
+        assert (await service.store._rows("PRAGMA user_version"))[0][0] == SCHEMA_VERSION == 4
         for game_id in await service.store.game_ids():
             row = await service.store.game(game_id)
             assert row is not None and row.posted_version == row.public_version == row.version
@@ -202,3 +202,61 @@ async def test_a_failed_version_3_migration_leaves_version_2(
         tables = {t for (t,) in db.execute("SELECT name FROM sqlite_master")}
     assert "public_version" not in _columns(path, "games")
     assert "public_events" not in tables and "usage" not in tables
+
+
+def _version_3_file(path: Path) -> None:
+    """A file as version 3 of the program left it: options without a language, and an
+    undelivered public post stored as plain sentences."""
+    _version_2_file(path)
+    with sqlite3.connect(path) as db:
+        for statement in schema_module.V3:
+            db.execute(statement)
+        db.execute("UPDATE games SET public_version = version + 1, version = version + 1 "
+                   "WHERE id = 1")
+        db.execute("INSERT INTO public_events VALUES (1, (SELECT version FROM games "
+                   "WHERE id = 1), 2, 0, ?)",
+                   (json.dumps(["Ana +4 for completed city of 2 tiles (2 per tile and "
+                                "pennant)", "Ben resigned"]),))
+        db.execute("PRAGMA user_version = 3")
+
+
+async def test_a_version_3_file_gets_language_overrides_and_keeps_its_games(
+        tmp_path: Path) -> None:
+    path = tmp_path / "v3.sqlite3"
+    _version_3_file(path)
+    assert "language_prefs" not in _tables(path)
+    service = await GameService.open(path)
+    try:
+        assert (await service.store._rows("PRAGMA user_version"))[0][0] == SCHEMA_VERSION
+        assert (await service.status(Where("g", "c1"))).options.language == "en"
+        assert await service.language_prefs("u1", "g") == LanguagePrefs(None, None)
+        await service.set_language("guild", "g", "es")
+        assert await service.language_prefs("u1", "g") == LanguagePrefs(None, "es")
+        # the post version 3 stored as sentences is still owed, and delivered word for word
+        (owed,) = await service.pending_posts()
+        catch = await service.events_since(owed.game_id, owed.posted_version)
+        assert catch.lines == ("Ana +4 for completed city of 2 tiles (2 per tile and pennant)",
+                               "Ben resigned")
+    finally:
+        await service.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT scope, scope_id, language FROM language_prefs").fetchall() \
+            == [("guild", "g", "es")]
+
+
+async def test_a_failed_version_4_migration_leaves_version_3(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "v3.sqlite3"
+    _version_3_file(path)
+    broken = (*schema_module.MIGRATIONS[:3], (*schema_module.V4, "THIS IS NOT SQL"))
+    monkeypatch.setattr(schema_module, "MIGRATIONS", broken)
+    with pytest.raises(sqlite3.OperationalError):
+        await Store.open(path)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert "language_prefs" not in _tables(path)
+
+
+def _tables(path: Path) -> set[str]:
+    with sqlite3.connect(path) as db:
+        return {t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
