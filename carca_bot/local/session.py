@@ -32,6 +32,7 @@ from carca_bot.service import (
     User,
     Where,
 )
+from carca_bot.words import say, situation
 from carca_bot.words.english import join
 
 _T = Domain("local")
@@ -51,7 +52,6 @@ class RenderTile(Protocol):
 
     def __call__(self, game: Game, tile: str, max_bytes: int | None = None,
                  language: str = "en") -> bytes: ...
-from carca_bot.words import say, situation
 
 NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli", "Flo")
 TERMINAL = Where("local", "terminal")

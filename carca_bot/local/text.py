@@ -10,8 +10,8 @@ from carca_bot.engine.board import ABBEY
 from carca_bot.engine.game import Game
 from carca_bot.i18n import N_, Domain
 from carca_bot.service import Choices, TurnView
-from carca_bot.words.english import figure_name
 from carca_bot.words import say, situation
+from carca_bot.words.english import figure_name
 
 _T = Domain("local")
 _ = _T.gettext
