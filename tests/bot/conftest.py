@@ -19,6 +19,32 @@ from carca_bot.service import GameService
 from carca_bot.service.model import Limits
 from tests.bot.fake_discord import FakeDiscord, Interactions, Request
 
+
+@dataclass(frozen=True)
+class _Prefs:
+    user: str | None
+    guild: str | None
+
+
+async def _fake_set_language(self: Any, scope: str, scope_id: str,
+                             language: str | None) -> None:
+    store = self.__dict__.setdefault("_fake_languages", {})
+    store[scope, scope_id] = language
+
+
+async def _fake_language_prefs(self: Any, user_id: str | None, guild_id: str | None) -> _Prefs:
+    store = self.__dict__.setdefault("_fake_languages", {})
+    return _Prefs(store.get(("user", user_id)), store.get(("guild", guild_id)))
+
+
+# Until the service's language preferences (helper "data", issue 14) are merged, the bot's
+# calls reach this in-memory stand-in of exactly those two methods; once they are, the
+# real ones are used and this is not installed.
+FAKE_LANGUAGE_PREFS = not hasattr(GameService, "language_prefs")
+if FAKE_LANGUAGE_PREFS:
+    GameService.set_language = _fake_set_language  # type: ignore[attr-defined]
+    GameService.language_prefs = _fake_language_prefs  # type: ignore[attr-defined]
+
 ANA = (100000000000000001, "Ana")
 BEN = (100000000000000002, "Ben")
 CY = (100000000000000003, "Cy")

@@ -159,7 +159,7 @@ async def test_thread_game_from_the_parent_channel_buttons(harness: BotHarness) 
     assert_clean(harness.fake.requests, pinged=[ANA[0], BEN[0]])
     # Commands typed in the thread find the game.
     (status,) = followups(await harness.command(BEN, "status", _channel=thread))
-    assert "active" in status.content and "Ben" in status.content
+    assert "in play" in status.content and "Ben" in status.content
     view = await harness.bot.service.status(Where(str(GUILD_ID), str(thread)))
     assert view.status == "active" and len(view.seats) == 2
 
@@ -286,7 +286,8 @@ async def test_figure_menu_says_what_and_where(harness: BotHarness) -> None:
         if option["value"].startswith("follower:"):
             assert any(k in option["label"] for k in ("city", "road", "field", "monastery")), \
                 option
-            assert any(w in option["label"] for w in ("edge", "centre", "enclosed")), option
+            # Where, unless the feature is the whole tile's middle: "city, north".
+            assert option["label"].count(":") == 1, option
 
 
 async def test_abbey_button_without_holes_says_so(harness: BotHarness) -> None:

@@ -31,8 +31,10 @@ def test_pinging_names_only_users() -> None:
 
 
 def test_sentences_read_well() -> None:
-    assert sentence("the tile at [99, 99] fits. there is a abbot here") == (
+    assert sentence("the tile at 99,99 fits. there is a abbot here") == (
         "The tile at 99,99 fits. There is an abbot here")
+    # Squares are written by `carca_bot.words`; the bot no longer rewrites them.
+    assert sentence("at [1, 2]") == "At \\[1, 2\\]"
     assert sentence("a one-tile road") == "A one-tile road"
 
 
