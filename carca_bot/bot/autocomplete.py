@@ -6,19 +6,21 @@ only filters by what the player has typed so far and orders by distance.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+import functools
+from collections.abc import Callable, Coroutine, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 
 from carca_bot.bot import features, vocab
 from carca_bot.bot.actions import where, who
+from carca_bot.bot.languages import private_language
 from carca_bot.bot.parse import feature, feature_kind, square
 from carca_bot.bot.refused import Refused
 from carca_bot.bot.safe import plain
 from carca_bot.engine.catalogue import EXPANSIONS
-from carca_bot.i18n import Domain
+from carca_bot.i18n import Domain, speaking
 from carca_bot.service import Choices, ServiceError
 from carca_bot.service.labels import FeatureLabel
 
@@ -51,6 +53,22 @@ def _matches(label: str, current: str) -> bool:
     return not wanted or wanted in label.lower().replace(" ", "")
 
 
+A = TypeVar("A", bound="Autocomplete")
+Suggest = Callable[[A, discord.Interaction[Any], str], Coroutine[Any, Any, list[Choice]]]
+
+
+def spoken(suggest: Suggest[A]) -> Suggest[A]:
+    """Suggestions are private: in the user's language (autocomplete does not pass
+    through `Actions.run`, which chooses it for commands)."""
+    @functools.wraps(suggest)
+    async def in_language(self: A, interaction: discord.Interaction[Any],
+                          current: str) -> list[Choice]:
+        prefs = await self.bot.actions.prefs(interaction)
+        with speaking(private_language(interaction, prefs)):
+            return await suggest(self, interaction, current)
+    return in_language
+
+
 class Autocomplete:
     def __init__(self, bot: CarcaBot) -> None:
         self.bot = bot
@@ -73,6 +91,7 @@ class Autocomplete:
             return ()
         return found
 
+    @spoken
     async def expansions(self, interaction: discord.Interaction[Any],
                          current: str) -> list[Choice]:
         """The value is the expansions' codes (what `create` reads), the label their names
@@ -88,6 +107,7 @@ class Autocomplete:
         return [app_commands.Choice(name=plain(_expansions_label(o)), value=o[:100])
                 for o in options[:LIMIT]]
 
+    @spoken
     async def squares(self, interaction: discord.Interaction[Any],
                       current: str) -> list[Choice]:
         """Squares where the drawn tile fits (for the chosen rotation, if one is chosen)."""
@@ -104,6 +124,7 @@ class Autocomplete:
             square=f"{x},{y}", rotations=", ".join(f"{r}°" for r in sorted(turns[x, y]))),
                          f"{x},{y}") for x, y in ordered), current)
 
+    @spoken
     async def features(self, interaction: discord.Interaction[Any],
                        current: str) -> list[Choice]:
         """Features of the tile just placed where the chosen figure may stand."""
@@ -123,6 +144,7 @@ class Autocomplete:
                         f"{on} {found.kind if found else ''}".strip()) for on, found in spots),
                       current)
 
+    @spoken
     async def place_features(self, interaction: discord.Interaction[Any],
                              current: str) -> list[Choice]:
         """For `/carc place ... figure on`: features legal once the tile lies as chosen."""
@@ -171,6 +193,7 @@ class Autocomplete:
                 rotation=rotation, code=code, actual=vocab.kind_name(actual.kind),
                 where=features.where_words(code), wanted=vocab.kind_name(wanted)))
 
+    @spoken
     async def abbey_squares(self, interaction: discord.Interaction[Any],
                             current: str) -> list[Choice]:
         choices = await self._choices(interaction)
@@ -182,6 +205,7 @@ class Autocomplete:
             options.insert(0, (_("skip (keep the abbey)"), "skip"))
         return _offer(options, current)
 
+    @spoken
     async def tunnel_entrances(self, interaction: discord.Interaction[Any],
                                current: str) -> list[Choice]:
         choices = await self._choices(interaction)
@@ -193,6 +217,7 @@ class Autocomplete:
             square=f"{x},{y}", side=side, where=features.where_words(side)),
                         f"{x},{y} {side}") for x, y, side in spots), current)
 
+    @spoken
     async def wagon_targets(self, interaction: discord.Interaction[Any],
                             current: str) -> list[Choice]:
         choices = await self._choices(interaction)

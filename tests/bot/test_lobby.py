@@ -20,7 +20,7 @@ def followups(requests: list[Request]) -> list[Request]:
 
 
 def custom_ids(request: Request) -> list[str]:
-    ids = []
+    ids: list[str] = []
     for row in (request.json or {}).get("components", []):
         ids.extend(c.get("custom_id", "") for c in row.get("components", []))
     return ids

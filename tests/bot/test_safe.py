@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from carca_bot.bot.safe import clean, file_name, pinging, plain, safe_name, sentence
 from tests.bot.outgoing import assert_only_own_markup, assert_plain_label
@@ -26,7 +27,7 @@ def test_plain_labels_and_file_names() -> None:
 
 
 def test_pinging_names_only_users() -> None:
-    mentions = pinging("123", None, "not-a-number", 123).to_dict()
+    mentions: dict[str, Any] = dict(pinging("123", None, "not-a-number", 123).to_dict())
     assert mentions == {"parse": [], "users": [123]}
 
 
