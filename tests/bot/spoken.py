@@ -62,7 +62,7 @@ def others_translated(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     from carca_bot.engine.events import Event
     from carca_bot.service import core, errors, model, posts
 
-    build = core.build_view
+    build = vars(core)["build_view"]  # the names as these modules hold them today
 
     def marked_view(*args: Any, **kwargs: Any) -> Any:
         view = build(*args, **kwargs)
@@ -71,14 +71,14 @@ def others_translated(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
                                    steps=tuple(pseudo(s) for s in view.steps))
 
     monkeypatch.setattr(core, "build_view", marked_view)
-    message = errors.ServiceError.message.fget
+    message = vars(errors.ServiceError)["message"].fget
     monkeypatch.setattr(errors.ServiceError, "message",
                         property(lambda self: pseudo(message(self))))
     describe = Event.describe
     monkeypatch.setattr(Event, "describe", lambda self, names: pseudo(describe(self, names)))
     for key, words in list(model.MUST_WORDS.items()):
         monkeypatch.setitem(model.MUST_WORDS, key, pseudo(words))
-    label = features.feature_label
+    label = vars(features)["feature_label"]
     monkeypatch.setattr(features, "feature_label", lambda kind, where: pseudo(label(kind, where)))
     catch = posts.CatchUp
     monkeypatch.setattr(posts, "CatchUp", lambda game_id, version, lines, *rest, **kw: catch(
