@@ -8,7 +8,8 @@ _ = _T.gettext
 
 def rules_text() -> str:
     """The rules page in the language being spoken (the command names in it are the
-    ones a client in that language shows: see `command_words`)."""
+    ones a client in that language shows: see `command_words`). The feature codes
+    follow it, from `features.legend`; both fit one message."""
     return _(
         "**Carcassonne with carca-bot**\n"
         "**Start:** `/carc create` (choose expansions) → everyone `/carc join` → host "
@@ -20,9 +21,6 @@ def rules_text() -> str:
         "takes back your unconfirmed steps.\n"
         "**Squares** are `x,y` as labelled on the board: x grows east, y grows south, start "
         "tile 0,0.\n"
-        "**Features:** N E S W (city or road reaching that side), NL NR EL ER SL SR WL WR "
-        "(field by half-edge), I1 I2 (enclosed fields), C (monastery, shrine, abbey), G "
-        "(garden).\n"
         "**Other moves:** `/carc abbey` (hole, or `skip` at the end), `/carc wagon` (after "
         "scoring), `/carc draw` (draw instead of placing your abbey).\n"
         "**Look:** `/carc board`, `/carc status`, `/carc score`, `/carc games`, "

@@ -6,10 +6,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from discord import Locale
 
 from carca_bot.bot.command_words import WORDS
+from carca_bot.bot.features import legend
 from carca_bot.bot.help import rules_text
+from carca_bot.bot.text import MAX_CONTENT
 from carca_bot.bot.translator import CommandTranslator, valid_name
 from carca_bot.i18n import speaking
 from tests.bot.conftest import BotHarness
@@ -124,3 +127,12 @@ def _context_for_name() -> Any:
     from discord.app_commands import TranslationContext, TranslationContextLocation
 
     return TranslationContext(TranslationContextLocation.other, None)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_rules_page_fits_one_message(language: str) -> None:
+    """`/carc rules` is one message: cut at Discord's 2000 characters it would lose its
+    end (Spanish runs longer than English)."""
+    with speaking(language):
+        page = f"{rules_text()}{legend()}"
+    assert len(page) <= MAX_CONTENT, len(page)
