@@ -49,10 +49,12 @@ async def test_every_name_description_and_choice_is_spanish(harness: BotHarness)
         for locale in SPANISH:
             name = item["name_localizations"][locale]
             assert valid_name(name), (item["name"], name)
-            assert item["description_localizations"][locale], item["name"]
+            description = item["description_localizations"][locale]
+            assert 1 <= len(description) <= 100, description  # Discord's bounds
         for choice in item.get("choices", []):
             if re.search(r"[A-Za-z]", choice["name"]):
                 assert set(choice["name_localizations"]) >= set(SPANISH), choice
+                assert all(len(n) <= 100 for n in choice["name_localizations"].values())
     # Names stay distinct among their siblings once translated.
     for locale in SPANISH:
         for level in names_at_each_level(sent, locale):
