@@ -52,6 +52,8 @@ def test_the_pseudo_language_marks_translated_text_and_keeps_fields() -> None:
     assert untranslated(marked.format(tile="CRF")) == []
     assert untranslated("Ana: " + marked) == ["Ana"]
     assert untranslated("Ana: " + marked, allowed=frozenset({"Ana"})) == []
+    nested = pseudo("{who} placed {tile}").format(who=pseudo("the king"), tile="CRF")
+    assert untranslated(nested + " and more") == ["and", "more"]
     with speaking(PSEUDO):
         assert Domain("words").gettext("a city") == "⟦á çítý⟧"
         assert Domain("words").ngettext("{n} tile", "{n} tiles", 2) == "⟦{n} tílés⟧"

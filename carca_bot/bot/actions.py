@@ -14,23 +14,24 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from carca_bot.bot import text
+from carca_bot.bot import languages, text
 from carca_bot.bot.buttons import ChoiceSelect, hole_options, page_row, row_for
+from carca_bot.bot.languages import Prefs
 from carca_bot.bot.parse import square, square_and_name
+from carca_bot.bot.refused import Refused
 from carca_bot.bot.safe import NO_PINGS, pinging, plain, safe_name, sentence
 from carca_bot.engine.game import Game
+from carca_bot.i18n import Domain, current, speaking
 from carca_bot.service import (
-    BadInput,
     Choices,
     GameMovedOn,
-    NoGameHere,
-    NotAllowed,
     ServiceError,
     TurnView,
     User,
@@ -42,6 +43,9 @@ if TYPE_CHECKING:
     from carca_bot.bot.client import CarcaBot
 
 log = logging.getLogger("carca_bot.commands")
+_T = Domain("bot")
+_ = _T.gettext
+ngettext = _T.ngettext
 
 
 @dataclass
@@ -57,6 +61,22 @@ class Reply:
     file: discord.File | None = None
     pings: list[str] = field(default_factory=list)  # user ids this message may ping
     components: discord.ui.View | None = None  # instead of the ones built for `view`
+    # What the components and file descriptions speak: the language the content was
+    # written in (set by `in_language`); None: the language of the reply cycle.
+    language: str | None = None
+
+
+@contextmanager
+def public(view: TurnView) -> Iterator[str]:
+    """Speak the game's language: for what everyone in its channel reads."""
+    with speaking(languages.game_language(view)) as language:
+        yield language
+
+
+def in_language(reply: Reply) -> Reply:
+    """Note that `reply` was written in the language spoken now (its buttons follow)."""
+    reply.language = current()
+    return reply
 
 
 def who(interaction: discord.Interaction[Any]) -> User:
@@ -131,40 +151,52 @@ class Actions:
         """Defer, do the work, answer; log one line with the outcome and latency."""
         started = time.perf_counter()
         if not self.accepting:
-            await interaction.response.send_message(
-                "carca-bot is restarting: try again in a minute. Your game is safe.",
-                ephemeral=True, allowed_mentions=NO_PINGS)
+            with speaking(languages.private_language(interaction, None)):
+                await interaction.response.send_message(
+                    _("carca-bot is restarting: try again in a minute. Your game is safe."),
+                    ephemeral=True, allowed_mentions=NO_PINGS)
             return
         if not self.limit.allow(interaction.user.id):
             log.info("command=%s user=%s outcome=rate_limited", name, interaction.user.id)
-            await interaction.response.send_message(
-                "Easy there! That was a lot of commands at once: wait a few seconds and try "
-                "again.", ephemeral=True, allowed_mentions=NO_PINGS)
+            with speaking(languages.private_language(interaction, None)):
+                await interaction.response.send_message(
+                    _("Easy there! That was a lot of commands at once: wait a few seconds "
+                      "and try again."), ephemeral=True, allowed_mentions=NO_PINGS)
             return
         outcome = "ok"
         game_id: int | None = None
         self.in_flight += 1
         self.idle.clear()
+        # Everything is said in the user's language unless a public post speaks its game's.
+        language = languages.private_language(interaction, None)
         try:
             await interaction.response.defer(ephemeral=not public, thinking=True)
-            reply = await work()
-            game_id = reply.view.game_id if reply.view else None
-            await self.send(interaction, reply)
+            language = languages.private_language(interaction, await self.prefs(interaction))
+            with speaking(language):
+                reply = await work()
+                game_id = reply.view.game_id if reply.view else None
+                await self.send(interaction, reply)
         except GameMovedOn as exc:
             outcome = "moved_on"
-            await self.refuse(interaction, public, "The game moved on while your command was "
-                              "on its way, so it was not carried out. The game now:\n\n"
-                              f"{text.status_text(exc.view)}")
+            with speaking(language):
+                moved = _("The game moved on while your command was on its way, so it was "
+                          "not carried out. The game now:\n\n{status}").format(
+                    status=text.status_text(exc.view))
+                await self.refuse(interaction, public, moved)
+        except Refused as exc:  # worded when raised, in the language of this reply
+            outcome = "Refused"
+            await self.refuse(interaction, public, sentence(exc.text))
         except ServiceError as exc:
             outcome = type(exc).__name__
-            await self.refuse(interaction, public, sentence(say(exc)))
+            with speaking(language):
+                await self.refuse(interaction, public, sentence(say(exc)))
         except Exception:
             outcome = "error"
             log.exception("command=%s failed", name)
-            with contextlib.suppress(discord.HTTPException):
+            with contextlib.suppress(discord.HTTPException), speaking(language):
                 await interaction.followup.send(
-                    "Something went wrong on our side. Check the game with `/carc status` "
-                    "before trying again.", ephemeral=True, allowed_mentions=NO_PINGS)
+                    _("Something went wrong on our side. Check the game with `/carc status` "
+                      "before trying again."), ephemeral=True, allowed_mentions=NO_PINGS)
         finally:
             self.in_flight -= 1
             if self.in_flight == 0:
@@ -173,6 +205,17 @@ class Actions:
                      name, interaction.user.id, interaction.guild_id, interaction.channel_id,
                      game_id, outcome, (time.perf_counter() - started) * 1000)
             self.bot.latencies.append(time.perf_counter() - started)
+
+    async def prefs(self, interaction: discord.Interaction[Any]) -> Prefs:
+        """The user's and the server's language overrides (none if they cannot be read:
+        a reply in the client's language is better than no reply)."""
+        guild = str(interaction.guild_id) if interaction.guild_id else None
+        try:
+            found = await self.service.language_prefs(str(interaction.user.id), guild)
+        except ServiceError:
+            log.warning("language preferences of user %s unreadable", interaction.user.id)
+            return Prefs()
+        return Prefs(found.user, found.guild)
 
     async def refuse(self, interaction: discord.Interaction[Any], public: bool,
                      message: str) -> None:
@@ -187,13 +230,16 @@ class Actions:
         limit = interaction.filesize_limit
         files: list[discord.File] = []
         jobs: list[tuple[str, str, Awaitable[bytes]]] = []
+        language = current()
         if reply.board is not None:
-            jobs.append(("board.png", "The board", self.bot.render_board(reply.board, limit)))
+            jobs.append(("board.png", _("The board"),
+                         self.bot.render_board(reply.board, limit, language)))
         if reply.your_tile is not None:
-            jobs.append(("your-tile.png", "Your tile and where it fits",
-                         self.bot.render_your_tile(*reply.your_tile)))
-        images = await asyncio.gather(*(job for _, _, job in jobs))  # one render thread each
-        for (name, description, _), png in zip(jobs, images, strict=True):
+            jobs.append(("your-tile.png", _("Your tile and where it fits"),
+                         self.bot.render_your_tile(*reply.your_tile, language=language)))
+        # One render thread each.
+        images = await asyncio.gather(*(job for _name, _about, job in jobs))
+        for (name, description, _job), png in zip(jobs, images, strict=True):
             files.append(discord.File(io.BytesIO(png), filename=name, description=description))
         if reply.file is not None:
             files.append(reply.file)
@@ -203,11 +249,12 @@ class Actions:
         """The answer; a public post about a game in another channel (a game's thread,
         from a button in its parent channel) goes to that channel, and the clicker is
         told where."""
-        files = await self._files(interaction, reply)
-        components = reply.components
-        if components is None and reply.view is not None:
-            components = row_for(reply.view, reply.choices, private=not reply.public,
-                                 game=reply.board)
+        language = reply.language or current()
+        with speaking(language):
+            files = await self._files(interaction, reply)
+            components = reply.components
+            if components is None and reply.view is not None:
+                components = row_for(reply.view, reply.choices, private=not reply.public)
         kwargs: dict[str, Any] = {"files": files, "allowed_mentions": pinging(*reply.pings)}
         if components is not None and components.children:
             kwargs["view"] = components
@@ -234,7 +281,8 @@ class Actions:
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
             await interaction.followup.send(
-                f"Done: game #{shown.game_id} is played in <#{shown.where.channel}>.",
+                _("Done: game #{game} is played in {channel}.").format(
+                    game=shown.game_id, channel=f"<#{shown.where.channel}>"),
                 ephemeral=True, allowed_mentions=NO_PINGS)
 
     async def not_posted(self, interaction: discord.Interaction[Any], view: TurnView,
@@ -243,14 +291,17 @@ class Actions:
         a change the channel is owed is posted later by the timer loop."""
         log.warning("game %s: public post refused (HTTP %s)", view.game_id, exc.status)
         owed = any(p.game_id == view.game_id for p in await self.service.pending_posts(500))
-        later = ("It will be posted there as soon as Discord takes it." if owed else
-                 "Check the game with `/carc status`.")
+        if owed:
+            said = _("Your command was saved (game #{game}), but I could not post it in the "
+                     "channel just now. It will be posted there as soon as Discord takes it. "
+                     "Do not repeat it.")
+        else:
+            said = _("Your command was saved (game #{game}), but I could not post it in the "
+                     "channel just now. Check the game with `/carc status`. Do not repeat it.")
         with contextlib.suppress(discord.HTTPException):
             await interaction.delete_original_response()
-        await interaction.followup.send(
-            f"Your command was saved (game #{view.game_id}), but I could not post it in the "
-            f"channel just now. {later} Do not repeat it.", ephemeral=True,
-            allowed_mentions=NO_PINGS)
+        await interaction.followup.send(said.format(game=view.game_id), ephemeral=True,
+                                        allowed_mentions=NO_PINGS)
 
     # -- building replies -----------------------------------------------------------
 
@@ -259,12 +310,14 @@ class Actions:
         board = await self.service.game(view.where, view.game_id)
         choices = await self._choices_of_next(view)
         action = last_action_by(board, actor)
-        if view.status == "finished" and board is not None:
-            return self._final(view, board, action)
-        tile = await self._next_tile(view)
-        your_tile = (board, tile) if board is not None and tile is not None else None
-        return Reply(text.public_update(view, actor, action, tile), public=True, board=board,
-                     view=view, choices=choices, your_tile=your_tile, pings=text.pinged(view))
+        with public(view):
+            if view.status == "finished" and board is not None:
+                return in_language(self._final(view, board, action))
+            tile = await self._next_tile(view)
+            your_tile = (board, tile) if board is not None and tile is not None else None
+            return in_language(Reply(text.public_update(view, actor, action, tile), public=True,
+                                     board=board, view=view, choices=choices,
+                                     your_tile=your_tile, pings=text.pinged(view)))
 
     def _final(self, view: TurnView, board: Game, action: dict[str, Any] | None) -> Reply:
         """The last post: winner and ranking first, the whole scoring in a text file."""
@@ -274,21 +327,19 @@ class Actions:
         content = text.final_post(view, said, list(board.events), names, gardens)
         full = text.full_scoring(view, board.events, names, gardens).encode()
         file = discord.File(io.BytesIO(full), filename=f"game-{view.game_id}-scores.txt",
-                            description="Every scoring of the game")
+                            description=_("Every scoring of the game"))
         return Reply(content, public=True, board=board, view=view, file=file)
 
     async def _next_tile(self, view: TurnView) -> str | None:
         """The tile the next player drew, shown to all as at the table (not before a
         draw-or-abbey choice: then the service has drawn nothing yet)."""
-        seat = view.deciding
-        if view.must != "place" or seat is None or seat.user_id is None:
+        if view.must != "place" or view.deciding is None:
             return None
         try:
-            turn: TurnView = await self.service.begin_turn(view.where,
-                                                           User(seat.user_id, seat.name))
+            tile: str | None = await self.service.next_public_tile(view.game_id)
         except ServiceError:
             return None
-        return turn.tile
+        return tile
 
     async def _choices_of_next(self, view: TurnView) -> Choices | None:
         """The wagon owner's targets, so the public post can carry a wagon menu."""
@@ -315,8 +366,8 @@ class Actions:
         game = await self.service.game(view.where, view.game_id)
         if view.tile is None or game is None:
             return Reply(text.private_update(view), view=view)
-        content = (f"Your tile is **{view.tile}**. The marked squares are where it fits; "
-                   "place it with `/carc place` (square and rotation).")
+        content = _("Your tile is **{tile}**. The marked squares are where it fits; place it "
+                    "with `/carc place` (square and rotation).").format(tile=view.tile)
         timer = text.timer_words(view)
         return Reply(content + (f" {timer}" if timer else ""), your_tile=(game, view.tile),
                      view=view)
@@ -339,20 +390,21 @@ class Actions:
         here = where(interaction)
         view: TurnView = await self.service.status(here, str(interaction.user.id), game_id)
         if view.where.guild != here.guild:
-            raise NoGameHere(f"there is no game #{game_id} in this server")
+            raise Refused(_("there is no game #{game} in this server").format(game=game_id))
         if view.where != here and action not in FROM_ANOTHER_CHANNEL:
-            raise NotAllowed(f"this button belongs to game #{game_id}, which is played in "
-                             f"<#{view.where.channel}>: use the buttons there")
-        current: TurnView = await self.service.status(view.where, str(interaction.user.id))
-        if current.game_id != game_id:
-            raise NotAllowed(f"this button belongs to game #{game_id}, which is no longer the "
-                             "game in its channel")
+            raise Refused(_("this button belongs to game #{game}, which is played in "
+                               "{channel}: use the buttons there").format(
+                game=game_id, channel=f"<#{view.where.channel}>"))
+        now: TurnView = await self.service.status(view.where, str(interaction.user.id))
+        if now.game_id != game_id:
+            raise Refused(_("this button belongs to game #{game}, which is no longer the "
+                               "game in its channel").format(game=game_id))
         return view.where
 
     async def button(self, interaction: discord.Interaction[Any], action: str, game_id: int,
                      version: int) -> None:
         user, svc = who(interaction), self.service
-        public = action in ("confirm", "join", "start", "skip", "return", "resign")
+        posts = action in ("confirm", "join", "start", "skip", "return", "resign")
 
         async def work() -> Reply:
             if action == "page":
@@ -361,7 +413,7 @@ class Actions:
             if action == "board":
                 view = await svc.status(place, user.id)
                 board = await svc.game(place, view.game_id)
-                return Reply(text.status_text(view), board=board)
+                return in_language(Reply(text.status_text(view), board=board))
             if action == "tile":
                 return await self.your_tile(interaction, await svc.begin_turn(place, user))
             if action == "draw":
@@ -374,12 +426,12 @@ class Actions:
             if action == "undo":
                 return await self.private_step(interaction, await svc.undo(place, user, version))
             if action == "rotate":
-                return await self.private_step(interaction, await self.rotate(place, user,
-                                                                              version))
+                return await self.private_step(interaction, await svc.rotate(place, user,
+                                                                             version))
             if action == "join":
                 view = await svc.join(place, user)
-                return Reply(f"**{safe_name(user.name)}** joined. {text.next_line(view)}",
-                             public=True, view=view)
+                with public(view):
+                    return in_language(Reply(joined(user.name, view), public=True, view=view))
             if action == "start":
                 view = await svc.start(place, user)
                 return await self.public_move(view, None)
@@ -392,55 +444,37 @@ class Actions:
             if action == "resign":
                 view = await svc.resign(place, user)
                 reply = await self.public_move(view, None)
-                reply.content = text.clip(f"**{safe_name(user.name)}** resigned.\n"
-                                          + reply.content)
+                with speaking(reply.language):
+                    said = _("**{name}** resigned.").format(name=safe_name(user.name))
+                reply.content = text.clip(f"{said}\n{reply.content}")
                 return reply
             if action == "keep":
-                return Reply("Good: you are still in the game. Nothing was changed.")
-            raise BadInput("that button does nothing any more")
+                return Reply(_("Good: you are still in the game. Nothing was changed."))
+            raise Refused(_("that button does nothing any more"))
 
-        await self.run(interaction, f"button:{action}", work, public=public)
+        await self.run(interaction, f"button:{action}", work, public=posts)
 
     async def abbey_menu(self, place: Where, user: User) -> Reply:
         """'Place my abbey': a menu of the holes, nearest the last tile first."""
         choices: Choices = await self.service.legal_moves(place, user)
         view: TurnView = await self.service.status(place, user.id)
         if choices.must not in ("choose", "abbey_round"):
-            raise NotAllowed("the abbey goes in a hole at the start of a turn, instead of "
-                             "drawing a tile")
+            raise Refused(_("the abbey goes in a hole at the start of a turn, instead of "
+                               "drawing a tile"))
         options = hole_options(choices)
         if not options:
-            raise NotAllowed("there is no hole for your abbey on the board just now (a hole "
-                             "is an empty square with tiles on all four sides)")
+            raise Refused(_("there is no hole for your abbey on the board just now (a hole "
+                               "is an empty square with tiles on all four sides)"))
         ui = discord.ui.View(timeout=None)
         ui.add_item(ChoiceSelect("hole", view.game_id, view.version, options))
         more = len(choices.abbey_squares) - len(options)
-        extra = f" ({more} more: use `/carc abbey`)" if more > 0 else ""
-        return Reply(f"Choose a hole for your abbey{extra}.", components=ui)
-
-    async def rotate(self, place: Where, user: User, version: int) -> TurnView:
-        """Turn the placed tile to its next legal rotation on the same square.
-
-        Whether another rotation fits is worked out first, on a copy, so a refusal
-        leaves the turn exactly as it was."""
-        game = await self.service.game(place)
-        turn = game.turn if game is not None else None
-        if game is None or turn is None:
-            raise BadInput("there is no placed tile to rotate: place a tile first")
-        if turn.tile == "ABBEY":
-            raise BadInput("an abbey looks the same every way round, so there is nothing to "
-                           "rotate")
-        pos, rot = turn.pos, turn.rot
-        rots = await asyncio.to_thread(_rotations_at, game, turn.tile, pos)
-        if len(rots) <= 1:
-            raise BadInput(f"tile {turn.tile} fits {pos[0]},{pos[1]} only the way it lies now")
-        following = [r for r in rots if r > rot] or rots
-        view = await self.service.undo(place, user, version)
-        while view.steps:  # undo takes one step back: drop a figure or token too
-            view = await self.service.undo(place, user, view.version)
-        result: TurnView = await self.service.place_tile(place, user, pos[0], pos[1],
-                                                         following[0] * 90, view.version)
-        return result
+        if more > 0:
+            said = ngettext("Choose a hole for your abbey ({n} more: use `/carc abbey`).",
+                            "Choose a hole for your abbey ({n} more: use `/carc abbey`).",
+                            more).format(n=more)
+        else:
+            said = _("Choose a hole for your abbey.")
+        return Reply(said, components=ui)
 
     async def select(self, interaction: discord.Interaction[Any], action: str, game_id: int,
                      version: int, value: str) -> None:
@@ -475,9 +509,9 @@ class Actions:
         data = await asyncio.to_thread(lambda: json.dumps(record, indent=1).encode())
         view: TurnView = await self.service.status(where(interaction), str(interaction.user.id))
         name = f"carcassonne-game-{view.game_id}.json"
-        return Reply(f"The record of game #{view.game_id} (`carca-record/1`): replay it with "
-                     f"`carca-bot replay {name}`, or load it in another channel with "
-                     "`/carc import`.",
+        return Reply(_("The record of game #{game} (`carca-record/1`): replay it with "
+                       "`carca-bot replay {file}`, or load it in another channel with "
+                       "`/carc import`.").format(game=view.game_id, file=name),
                      file=discord.File(io.BytesIO(data), filename=name))
 
     async def score_details(self, interaction: discord.Interaction[Any],
@@ -490,18 +524,19 @@ class Actions:
         view: TurnView = await self.service.status(place, str(interaction.user.id))
         game = await self.service.game(place, view.game_id)
         if game is None:
-            return Reply("The game has not started yet.")
+            return Reply(_("The game has not started yet."))
         names = list(game.players)
         listed = text.scorings(game.events, "abbot" in view.options.expansions)
         pages = max(1, -(-len(listed) // SCORE_PAGE))
         page = pages - 1 if page is None else min(max(page, 0), pages - 1)
-        lines = [f"Scores: {text.scores_line(view)}"]
+        lines = [_("Scores: {scores}").format(scores=text.scores_line(view))]
         lines.extend(text.grouped(listed, names))
-        lines.append(f"**Scorings, page {page + 1} of {pages}:**")
+        lines.append(_("**Scorings, page {page} of {pages}:**").format(page=page + 1,
+                                                                        pages=pages))
         shown = listed[page * SCORE_PAGE:(page + 1) * SCORE_PAGE]
         lines.extend(f"• {sentence(say(e, names), names)}" for e in shown)
         if not shown:
-            lines.append("• no points scored yet")
+            lines.append(_("• no points scored yet"))
         return Reply(text.clip("\n".join(lines)),
                      components=page_row(view.game_id, page, pages))
 
@@ -510,7 +545,7 @@ SCORE_PAGE = 12
 FROM_ANOTHER_CHANNEL = ("join", "start", "board", "page")  # see Actions.place_of
 
 
-def _rotations_at(game: Game, tile: str, pos: tuple[int, int]) -> list[int]:
-    """Quarter turns in which `tile` fits `pos`, on the board before this turn (a copy)."""
-    game.restore()
-    return sorted(p.rot for p in game.legal_placements(tile) if p.pos == pos)
+def joined(name: str, view: TurnView) -> str:
+    """'**Ana** joined. Waiting for ...' in the lobby post."""
+    said = _("**{name}** joined.").format(name=safe_name(name))
+    return f"{said} {text.next_line(view)}"

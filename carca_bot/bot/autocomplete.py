@@ -6,23 +6,29 @@ only filters by what the player has typed so far and orders by distance.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+import functools
+from collections.abc import Callable, Coroutine, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 
-from carca_bot.bot import features
+from carca_bot.bot import features, vocab
 from carca_bot.bot.actions import where, who
+from carca_bot.bot.languages import private_language
 from carca_bot.bot.parse import feature, feature_kind, square
+from carca_bot.bot.refused import Refused
 from carca_bot.bot.safe import plain
 from carca_bot.engine.catalogue import EXPANSIONS
-from carca_bot.engine.errors import IllegalMove
-from carca_bot.engine.game import Game
-from carca_bot.service import BadInput, Choices, ServiceError
+from carca_bot.i18n import Domain, speaking
+from carca_bot.service import Choices, ServiceError
+from carca_bot.service.labels import FeatureLabel
 
 if TYPE_CHECKING:
     from carca_bot.bot.client import CarcaBot
+
+_T = Domain("bot")
+_ = _T.gettext
 
 Choice = app_commands.Choice[str]
 LIMIT = 25
@@ -47,6 +53,22 @@ def _matches(label: str, current: str) -> bool:
     return not wanted or wanted in label.lower().replace(" ", "")
 
 
+A = TypeVar("A", bound="Autocomplete")
+Suggest = Callable[[A, discord.Interaction[Any], str], Coroutine[Any, Any, list[Choice]]]
+
+
+def spoken(suggest: Suggest[A]) -> Suggest[A]:
+    """Suggestions are private: in the user's language (autocomplete does not pass
+    through `Actions.run`, which chooses it for commands)."""
+    @functools.wraps(suggest)
+    async def in_language(self: A, interaction: discord.Interaction[Any],
+                          current: str) -> list[Choice]:
+        prefs = await self.bot.actions.prefs(interaction)
+        with speaking(private_language(interaction, prefs)):
+            return await suggest(self, interaction, current)
+    return in_language
+
+
 class Autocomplete:
     def __init__(self, bot: CarcaBot) -> None:
         self.bot = bot
@@ -59,23 +81,33 @@ class Autocomplete:
             return None
         return choices
 
-    async def _game(self, interaction: discord.Interaction[Any]) -> Game | None:
+    async def _features_if(self, interaction: discord.Interaction[Any], x: int, y: int,
+                           rotation: int, figure: str) -> tuple[FeatureLabel, ...]:
+        """Where `figure` could stand with the drawn tile at x,y turned `rotation`."""
         try:
-            game: Game | None = await self.bot.service.game(where(interaction))
+            found: tuple[FeatureLabel, ...] = await self.bot.service.features_if(
+                where(interaction), who(interaction), x, y, rotation, figure)
         except ServiceError:
-            return None
-        return game
+            return ()
+        return found
 
+    @spoken
     async def expansions(self, interaction: discord.Interaction[Any],
                          current: str) -> list[Choice]:
-        head, _, tail = current.rpartition(",")
+        """The value is the expansions' codes (what `create` reads), the label their names
+        in the player's language; what was typed matches either."""
+        head, _comma, tail = current.rpartition(",")
         done = [w.strip() for w in head.split(",") if w.strip()]
+        typed = tail.strip().lower()
         options = [", ".join([*done, name]) for name in EXPANSIONS
-                   if name not in done and name.startswith(tail.strip().lower())]
+                   if name not in done and (name.startswith(typed) or _(
+                       vocab.EXPANSION_NAMES[name]).lower().startswith(typed))]
         if not current:
             options = PRESETS + options
-        return [app_commands.Choice(name=o[:100], value=o[:100]) for o in options[:LIMIT]]
+        return [app_commands.Choice(name=plain(_expansions_label(o)), value=o[:100])
+                for o in options[:LIMIT]]
 
+    @spoken
     async def squares(self, interaction: discord.Interaction[Any],
                       current: str) -> list[Choice]:
         """Squares where the drawn tile fits (for the chosen rotation, if one is chosen)."""
@@ -88,9 +120,11 @@ class Autocomplete:
             if rotation is None or rot == rotation:
                 turns.setdefault((x, y), []).append(rot)
         ordered = sorted(turns, key=lambda p: _distance(p, choices.last))
-        return _offer(((f"{x},{y}  (turn {', '.join(f'{r}°' for r in sorted(turns[x, y]))})",
-                        f"{x},{y}") for x, y in ordered), current)
+        return _offer(((_("{square}  (turned {rotations})").format(
+            square=f"{x},{y}", rotations=", ".join(f"{r}°" for r in sorted(turns[x, y]))),
+                         f"{x},{y}") for x, y in ordered), current)
 
+    @spoken
     async def features(self, interaction: discord.Interaction[Any],
                        current: str) -> list[Choice]:
         """Features of the tile just placed where the chosen figure may stand."""
@@ -98,30 +132,29 @@ class Autocomplete:
         if choices is None:
             return []
         figure = getattr(interaction.namespace, "figure", None) or "follower"
-        game = await self._game(interaction)
-        pos = game.turn.pos if game is not None and game.turn is not None else (0, 0)
         spots = [on for f, on in choices.deployments if f == figure]
-        return self._feature_choices(game, pos, spots, current)
+        labels = {lb.on: lb for lb in choices.labels}
+        return self._feature_choices([(on, labels.get(on)) for on in spots], current)
 
-    def _feature_choices(self, game: Game | None, pos: tuple[int, int], spots: list[str],
+    def _feature_choices(self, spots: list[tuple[str, FeatureLabel | None]],
                          current: str) -> list[Choice]:
-        """'N: city, north edge' -> 'N city': the value names the kind as well, so the
+        """'N: city, north' -> 'N city': the value names the kind as well, so the
         command can refuse it if the tile ends up turned so N is something else."""
-        return _offer(((features.label(game, pos, on),
-                        f"{on} {features.kind_of(game, pos, on)}".strip()) for on in spots),
+        return _offer(((features.label(found, on),
+                        f"{on} {found.kind if found else ''}".strip()) for on, found in spots),
                       current)
 
+    @spoken
     async def place_features(self, interaction: discord.Interaction[Any],
                              current: str) -> list[Choice]:
         """For `/carc place ... figure on`: features legal once the tile lies as chosen."""
         choices = await self._choices(interaction)
-        game = await self._game(interaction)
         raw = getattr(interaction.namespace, "square", None)
-        if choices is None or game is None or not choices.tile or not raw:
+        if choices is None or not choices.tile or not raw:
             return []
         try:
             x, y = square(str(raw))
-        except BadInput:
+        except Refused:
             return []
         chosen = getattr(interaction.namespace, "rotation", None)
         fitting = sorted(r for px, py, r in choices.placements if (px, py) == (x, y))
@@ -132,15 +165,8 @@ class Autocomplete:
         else:  # the features depend on the rotation: offer them once it is chosen
             return []
         figure = getattr(interaction.namespace, "figure", None) or "follower"
-        seat = game.deciding
-        if seat is None:
-            return []
-        try:  # the snapshot is private to this call: trying the placement changes nothing
-            game.place_tile(seat, choices.tile, (x, y), rotation // 90)
-        except IllegalMove:
-            return []
-        spots = [d.on for d in game.legal_deployments() if d.figure == figure]
-        return self._feature_choices(game, (x, y), spots, current)
+        found = await self._features_if(interaction, x, y, rotation, figure)
+        return self._feature_choices([(lb.on, lb) for lb in found], current)
 
     async def only_rotation(self, interaction: discord.Interaction[Any],
                             pos: tuple[int, int]) -> int:
@@ -152,27 +178,22 @@ class Autocomplete:
         return fitting[0] if len(fitting) == 1 else 0
 
     async def check_kind(self, interaction: discord.Interaction[Any], pos: tuple[int, int],
-                         rotation: int, on: str) -> None:
+                         rotation: int, figure: str, on: str) -> None:
         """Refuse `on` picked as one kind ('N city') that is another with this rotation."""
         wanted = feature_kind(on)
-        choices = await self._choices(interaction)
-        game = await self._game(interaction)
-        if wanted is None or choices is None or game is None or not choices.tile:
+        if wanted is None:
             return
         code = feature(on)
-        seat = game.deciding
-        if seat is None:
-            return
-        try:  # on a private copy: the command itself places the tile afterwards
-            game.place_tile(seat, choices.tile, pos, rotation // 90)
-        except IllegalMove:
-            return  # the service refuses the placement with its own reason
-        actual = features.kind_of(game, pos, code)
-        if actual and actual != wanted:
-            raise BadInput(f"with the tile turned {rotation}°, {code} is the {actual} "
-                           f"({features.where_words(code)}), not the {wanted} you picked. "
-                           "Nothing was changed: choose `on` again after the rotation")
+        found = await self._features_if(interaction, pos[0], pos[1], rotation, figure)
+        actual = next((lb for lb in found if lb.on == code), None)
+        if actual is not None and actual.kind != wanted:
+            raise Refused(_("with the tile turned {rotation}°, {code} is the {actual} "
+                             "({where}), not the {wanted} you picked. Nothing was changed: "
+                             "choose `on` again after the rotation").format(
+                rotation=rotation, code=code, actual=vocab.kind_name(actual.kind),
+                where=features.where_words(code), wanted=vocab.kind_name(wanted)))
 
+    @spoken
     async def abbey_squares(self, interaction: discord.Interaction[Any],
                             current: str) -> list[Choice]:
         choices = await self._choices(interaction)
@@ -181,9 +202,10 @@ class Autocomplete:
         holes = sorted(choices.abbey_squares, key=lambda p: _distance(p, choices.last))
         options = [(f"{x},{y}", f"{x},{y}") for x, y in holes]
         if choices.can_skip_abbey:
-            options.insert(0, ("skip (keep the abbey)", "skip"))
+            options.insert(0, (_("skip (keep the abbey)"), "skip"))
         return _offer(options, current)
 
+    @spoken
     async def tunnel_entrances(self, interaction: discord.Interaction[Any],
                                current: str) -> list[Choice]:
         choices = await self._choices(interaction)
@@ -191,16 +213,26 @@ class Autocomplete:
             return []
         spots = sorted({(x, y, side) for x, y, side, _ in choices.tokens},
                        key=lambda s: _distance((s[0], s[1]), choices.last))
-        return _offer(((f"{x},{y} {side}: tunnel entrance, {features.where_words(side)}",
+        return _offer(((_("{square} {side}: tunnel entrance, {where}").format(
+            square=f"{x},{y}", side=side, where=features.where_words(side)),
                         f"{x},{y} {side}") for x, y, side in spots), current)
 
+    @spoken
     async def wagon_targets(self, interaction: discord.Interaction[Any],
                             current: str) -> list[Choice]:
         choices = await self._choices(interaction)
         if choices is None or choices.must != "wagon":
             return []
-        game = await self._game(interaction)
-        options = [("return (take the wagon back)", "return")]
-        options.extend((f"{x},{y} {features.label(game, (x, y), on)}", f"{x},{y} {on}")
-                       for x, y, on in choices.wagon_moves)
+        options = [(_("return (take the wagon back)"), "return")]
+        options.extend((f"{x},{y} {features.label(features.find(choices.labels, x, y, on), on)}",
+                        f"{x},{y} {on}") for x, y, on in choices.wagon_moves)
         return _offer(options, current)
+
+
+def _expansions_label(codes: str) -> str:
+    """'river, abbot' -> 'The River, The Abbot'; 'all' -> 'All expansions'."""
+    chosen = [c.strip() for c in codes.split(",") if c.strip()]
+    if chosen == ["all"]:
+        return _("All expansions")
+    return ", ".join(_(vocab.EXPANSION_NAMES[c]) if c in vocab.EXPANSION_NAMES else c
+                     for c in chosen)

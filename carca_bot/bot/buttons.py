@@ -12,29 +12,34 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from carca_bot.bot import features
+from carca_bot.bot import features, vocab
 from carca_bot.bot.safe import plain
-from carca_bot.engine.game import Game
+from carca_bot.i18n import N_, Domain
 from carca_bot.service import Choices, TurnView
 
 if TYPE_CHECKING:
     from carca_bot.bot.client import CarcaBot
 
+_T = Domain("bot")
+_ = _T.gettext
+pgettext = _T.pgettext
+
+# Labels are translated when a button is made (in the language of its message).
 BUTTON_LABELS = {
-    "confirm": ("Confirm", discord.ButtonStyle.success),
-    "undo": ("Undo", discord.ButtonStyle.secondary),
-    "rotate": ("Rotate ↻", discord.ButtonStyle.primary),
-    "draw": ("Draw a tile", discord.ButtonStyle.primary),
-    "abbey": ("Place my abbey", discord.ButtonStyle.secondary),
-    "tile": ("My tile", discord.ButtonStyle.primary),
-    "board": ("Board", discord.ButtonStyle.secondary),
-    "join": ("Join", discord.ButtonStyle.success),
-    "start": ("Start", discord.ButtonStyle.primary),
-    "skip": ("Skip my abbey", discord.ButtonStyle.secondary),
-    "return": ("Return wagon", discord.ButtonStyle.secondary),
-    "resign": ("Resign", discord.ButtonStyle.danger),
-    "keep": ("Keep playing", discord.ButtonStyle.secondary),
-    "page": ("Page", discord.ButtonStyle.secondary),  # /carc score pages; version = page
+    "confirm": (N_("Confirm"), discord.ButtonStyle.success),
+    "undo": (N_("Undo"), discord.ButtonStyle.secondary),
+    "rotate": (N_("Rotate ↻"), discord.ButtonStyle.primary),
+    "draw": (N_("Draw a tile"), discord.ButtonStyle.primary),
+    "abbey": (N_("Place my abbey"), discord.ButtonStyle.secondary),
+    "tile": (N_("My tile"), discord.ButtonStyle.primary),
+    "board": (N_("Board"), discord.ButtonStyle.secondary),
+    "join": (N_("Join"), discord.ButtonStyle.success),
+    "start": (N_("Start"), discord.ButtonStyle.primary),
+    "skip": (N_("Skip my abbey"), discord.ButtonStyle.secondary),
+    "return": (N_("Return wagon"), discord.ButtonStyle.secondary),
+    "resign": (N_("Resign"), discord.ButtonStyle.danger),
+    "keep": (N_("Keep playing"), discord.ButtonStyle.secondary),
+    "page": (N_("Page"), discord.ButtonStyle.secondary),  # /carc score pages; version = page
 }
 SELECTS = ("pick", "wagon", "hole")
 # Ids are bounded (a 19-digit number is beyond any game or version) so that a forged
@@ -62,7 +67,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PREFIX
     def __init__(self, action: str, game_id: int, version: int,
                  label: str | None = None) -> None:
         default, style = BUTTON_LABELS[action]
-        super().__init__(discord.ui.Button(label=label or default, style=style,
+        super().__init__(discord.ui.Button(label=label or _(default), style=style,
                                            custom_id=custom_id(action, game_id, version)))
         self.action, self.game_id, self.version = action, game_id, version
 
@@ -82,11 +87,11 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELE
 
     def __init__(self, action: str, game_id: int, version: int,
                  options: list[discord.SelectOption] | None = None) -> None:
-        placeholder = {"pick": "Place a figure…", "wagon": "Move the wagon…",
-                       "hole": "Place your abbey in…"}.get(action, "Choose…")
+        placeholder = {"pick": _("Place a figure…"), "wagon": _("Move the wagon…"),
+                       "hole": _("Place your abbey in…")}.get(action, _("Choose…"))
         super().__init__(discord.ui.Select(
             custom_id=custom_id(action, game_id, version), placeholder=placeholder,
-            options=options or [discord.SelectOption(label="(none)", value="none")],
+            options=options or [discord.SelectOption(label=_("(none)"), value="none")],
             min_values=1, max_values=1))
         self.action, self.game_id, self.version = action, game_id, version
 
@@ -102,26 +107,33 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELE
                                  str(values[0]))
 
 
-FIGURE_WORDS = {"follower": "Follower", "abbot": "Abbot", "mayor": "Mayor", "wagon": "Wagon",
-                "barn": "Barn"}
+def _labelled(choices: Choices, on: str) -> str:
+    """'N: city, north' for a feature of the tile just placed (the labels' own square)."""
+    found = next((lb for lb in choices.labels if lb.on == on), None)
+    return features.label(found, on)
 
 
-def figure_options(choices: Choices, game: Game | None = None) -> list[discord.SelectOption]:
-    """'Follower on N: city, north edge', ... (the kind needs the game, the place does not)."""
-    pos = game.turn.pos if game is not None and game.turn is not None else (0, 0)
+def figure_options(choices: Choices) -> list[discord.SelectOption]:
+    """'Follower on N: city, north', ... from the service's labels."""
     options = [discord.SelectOption(
-        label=plain(f"{FIGURE_WORDS.get(f, f)} on {features.label(game, pos, on, f)}"),
+        # TRANSLATORS: a menu choice, e.g. "Follower on N: city, north".
+        label=plain(_("{figure} on {feature}").format(
+            figure=vocab.figure_name(f),
+            feature=_labelled(choices, on))),
         value=f"{f}:{on}") for f, on in choices.deployments]
     if choices.can_recall:
-        options.insert(0, discord.SelectOption(label="Recall my abbot", value="recall:"))
+        options.insert(0, discord.SelectOption(label=_("Recall my abbot"), value="recall:"))
     return options[:25]
 
 
-def wagon_options(choices: Choices, game: Game | None = None) -> list[discord.SelectOption]:
+def wagon_options(choices: Choices) -> list[discord.SelectOption]:
     options = [discord.SelectOption(
-        label=plain(f"{features.label(game, (x, y), on)} at {x},{y}"), value=f"{x},{y} {on}")
+        # TRANSLATORS: a wagon target in a menu, e.g. "N: city, north at 2,-1".
+        label=plain(_("{feature} at {square}").format(
+            feature=features.label(features.find(choices.labels, x, y, on), on),
+            square=f"{x},{y}")), value=f"{x},{y} {on}")
         for x, y, on in choices.wagon_moves[:24]]
-    options.append(discord.SelectOption(label="Return it to my supply", value="return"))
+    options.append(discord.SelectOption(label=_("Return it to my supply"), value="return"))
     return options
 
 
@@ -130,8 +142,8 @@ def hole_options(choices: Choices) -> list[discord.SelectOption]:
     lx, ly = choices.last or (0, 0)
     holes = sorted(choices.abbey_squares,
                    key=lambda p: (abs(p[0] - lx) + abs(p[1] - ly), p[1], p[0]))
-    return [discord.SelectOption(label=f"Hole at {x},{y}", value=f"{x},{y}")
-            for x, y in holes[:25]]
+    return [discord.SelectOption(label=_("Hole at {square}").format(square=f"{x},{y}"),
+                                 value=f"{x},{y}") for x, y in holes[:25]]
 
 
 def resign_row(view: TurnView) -> discord.ui.View:
@@ -147,14 +159,14 @@ def page_row(game_id: int, page: int, pages: int) -> discord.ui.View | None:
         return None
     ui = discord.ui.View(timeout=None)
     if page > 0:
-        ui.add_item(GameButton("page", game_id, page - 1, label="◀ Earlier"))
+        ui.add_item(GameButton("page", game_id, page - 1, label=_("◀ Earlier")))
     if page < pages - 1:
-        ui.add_item(GameButton("page", game_id, page + 1, label="Later ▶"))
+        ui.add_item(GameButton("page", game_id, page + 1, label=_("Later ▶")))
     return ui
 
 
-def row_for(view: TurnView, choices: Choices | None, *, private: bool,
-            game: Game | None = None) -> discord.ui.View | None:
+def row_for(view: TurnView, choices: Choices | None, *, private: bool
+            ) -> discord.ui.View | None:
     """The components that fit the game's state, for the public post or a private preview."""
     if view.finished:
         return None
@@ -173,13 +185,13 @@ def row_for(view: TurnView, choices: Choices | None, *, private: bool,
         add("tile", "board")
     elif view.must == "finish" and private:
         add("rotate", "confirm", "undo")
-        options = figure_options(choices, game) if choices is not None else []
+        options = figure_options(choices) if choices is not None else []
         if options:
             ui.add_item(ChoiceSelect("pick", game_id, version, options))
     elif view.must == "finish":
         add("board")
     elif view.must == "wagon" and choices is not None:
-        ui.add_item(ChoiceSelect("wagon", game_id, version, wagon_options(choices, game)))
+        ui.add_item(ChoiceSelect("wagon", game_id, version, wagon_options(choices)))
     elif view.must == "abbey_round":
         add("skip", "board")
     else:

@@ -19,16 +19,18 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from carca_bot.bot import text
-from carca_bot.bot.actions import Actions, last_action_by
+from carca_bot.bot import languages, text
+from carca_bot.bot.actions import Actions, last_action_by, public
 from carca_bot.bot.buttons import ChoiceSelect, GameButton, is_ours, row_for
-from carca_bot.bot.commands import build_group
+from carca_bot.bot.commands import build_group, build_language_command
 from carca_bot.bot.config import Settings
+from carca_bot.bot.refused import Refused
 from carca_bot.bot.safe import NO_PINGS, pinging, plain, safe_name
+from carca_bot.bot.translator import CommandTranslator
 from carca_bot.engine.game import Game
+from carca_bot.i18n import Domain, speaking
 from carca_bot.service import (
     GameService,
-    NotAllowed,
     ServiceError,
     TimerReport,
     TurnView,
@@ -36,6 +38,9 @@ from carca_bot.service import (
 )
 
 log = logging.getLogger("carca_bot.bot")
+_T = Domain("bot")
+_ = _T.gettext
+ngettext = _T.ngettext
 TIMER_PERIOD = 60.0  # seconds between checks of turn deadlines
 SHUTDOWN_GRACE = 20.0  # seconds commands in flight get to finish
 TIMER_BOARD_BYTES = 8 * 1024 * 1024  # within any server's upload limit
@@ -92,6 +97,7 @@ class CarcaBot(discord.Client):
         self.caught_up = asyncio.Event()  # set once the posts owed at start-up were tried
         self.latencies: deque[float] = deque(maxlen=1000)
         self.tree.add_command(build_group(self))
+        self.tree.add_command(build_language_command(self))
 
     @property
     def service(self) -> GameService:
@@ -103,6 +109,7 @@ class CarcaBot(discord.Client):
             self._service = await GameService.open(self.settings.database,
                                                    limits=self.settings.limits)
         self.add_dynamic_items(GameButton, ChoiceSelect)
+        await self.tree.set_translator(CommandTranslator())
         if self.settings.warm_up:  # in the render thread, so boards simply queue behind it
             from carca_bot.render.board import warm_up
 
@@ -115,7 +122,9 @@ class CarcaBot(discord.Client):
         guild = discord.Object(self.settings.test_guild) if self.settings.test_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        translator = self.tree.translator
+        payload = [await c.get_translated_payload(self.tree, translator) if translator
+                   else c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps([payload, self.settings.test_guild],
                                            sort_keys=True).encode()).hexdigest()
         marker = Path(str(self.settings.database) + ".commands")
@@ -144,18 +153,23 @@ class CarcaBot(discord.Client):
 
     # -- rendering off the event loop ------------------------------------------------
 
-    async def render_board(self, game: Game, max_bytes: int | None = None) -> bytes:
+    # The pictures' words are drawn in a thread, which does not see this task's language:
+    # it is passed along.
+
+    async def render_board(self, game: Game, max_bytes: int | None = None,
+                           language: str = "en") -> bytes:
         from carca_bot.render.board import render_board
 
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._render_pool, lambda: render_board(
-            game, max_bytes=max_bytes))
+            game, max_bytes=max_bytes, language=language))
 
-    async def render_your_tile(self, game: Game, tile: str) -> bytes:
+    async def render_your_tile(self, game: Game, tile: str, language: str = "en") -> bytes:
         from carca_bot.render.board import render_your_tile
 
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._render_pool, render_your_tile, game, tile)
+        return await loop.run_in_executor(self._render_pool, lambda: render_your_tile(
+            game, tile, language=language))
 
     # -- threads and timers ---------------------------------------------------------------
 
@@ -170,25 +184,31 @@ class CarcaBot(discord.Client):
             return
         log.info("component=%r user=%s outcome=unknown_id", custom_id[:100],
                  interaction.user.id)
-        with contextlib.suppress(discord.HTTPException):
+        with contextlib.suppress(discord.HTTPException), speaking(
+                languages.private_language(interaction, None)):
             await interaction.response.send_message(
-                "That button or menu does not belong to any game I know (it may come from "
-                "an older version of the bot). Nothing was changed: use `/carc status` to "
-                "see the game in this channel.", ephemeral=True, allowed_mentions=NO_PINGS)
+                _("That button or menu does not belong to any game I know (it may come from "
+                  "an older version of the bot). Nothing was changed: use `/carc status` to "
+                  "see the game in this channel."), ephemeral=True, allowed_mentions=NO_PINGS)
 
-    async def new_thread(self, interaction: discord.Interaction[Any], host: str) -> Where:
-        """A public thread under the channel, for a game that should not fill the channel."""
+    async def new_thread(self, interaction: discord.Interaction[Any], host: str,
+                         language: str = "en") -> Where:
+        """A public thread under the channel, for a game that should not fill the channel;
+        named in the game's language."""
         channel_id = interaction.channel_id or 0
+        with speaking(language):
+            # TRANSLATORS: the name of a game's thread.
+            name = _("Carcassonne — {host}").format(host=host)
         try:
             data = await self.http.start_thread_without_message(
-                channel_id, name=plain(f"Carcassonne — {host}", 100),
+                channel_id, name=plain(name, 100),
                 auto_archive_duration=10080, type=discord.ChannelType.public_thread.value,
                 reason="carca-bot game")
         except discord.HTTPException as exc:
             log.info("could not open a thread in channel %s: %s", channel_id, exc.status)
-            raise NotAllowed("I could not open a thread here (I need the Create Public "
-                             "Threads and Send Messages in Threads permissions): create the "
-                             "game without `thread`, or ask an admin") from None
+            raise Refused(_("I could not open a thread here (I need the Create Public "
+                               "Threads and Send Messages in Threads permissions): create the "
+                               "game without `thread`, or ask an admin")) from None
         return Where(str(interaction.guild_id or 0), str(data["id"]))
 
     async def post(self, place: Where, content: str, view: discord.ui.View | None = None,
@@ -252,14 +272,15 @@ class CarcaBot(discord.Client):
             view = catch.view
             files: list[discord.File] = []
             board = await self.service.game(view.where, view.game_id)
-            if board is not None:
-                png = await self.render_board(board, TIMER_BOARD_BYTES)
-                files.append(discord.File(io.BytesIO(png), filename="board.png",
-                                          description="The board"))
-            content = text.catch_up(view, catch.lines, catch.played)
+            with public(view) as language:
+                if board is not None:
+                    png = await self.render_board(board, TIMER_BOARD_BYTES, language)
+                    files.append(discord.File(io.BytesIO(png), filename="board.png",
+                                              description=_("The board")))
+                content = text.catch_up(view, catch.lines, catch.played)
+                components = row_for(view, None, private=False)
             try:
-                await self.post(view.where, content, row_for(view, None, private=False),
-                                text.pinged(view), files)
+                await self.post(view.where, content, components, text.pinged(view), files)
             except discord.HTTPException as exc:
                 self._failed_once(owed.game_id, f"could not be posted (HTTP {exc.status})")
                 continue
@@ -284,43 +305,59 @@ class CarcaBot(discord.Client):
         if report.reason == "lobby_expired":
             await self.lobby_expired(report)
             return
-        late = f"**{safe_name(report.name)}**"
-        files: list[discord.File] = []
-        if report.auto_played:
-            board = await self.service.game(view.where, view.game_id)
-            action = last_action_by(board, report.name)
-            said = text.describe_action(action) if action else ""
-            content = (f"⏰ {late} ran out of time, so the bot played the turn"
-                       + (f": {said}" if said else ".") + "\n")
-            content += text.public_update(view)
-            pings = text.pinged(view)
-            if board is not None:
-                png = await self.render_board(board, TIMER_BOARD_BYTES)
-                files.append(discord.File(io.BytesIO(png), filename="board.png",
-                                          description="The board"))
-        else:
-            who = text.mention(report.user_id, report.name)
-            content = f"⏰ {who}, the game is waiting for you to {text.must_words(view)}."
-            timer = text.timer_words(view)
-            content += f" {timer}" if timer else ""
-            pings = [report.user_id] if report.user_id else []
-        components = row_for(view, None, private=False)
+        with public(view) as language:
+            content, pings, files = await self._timer_notice(report, language)
+            components = row_for(view, None, private=False)
         try:
             await self.post(view.where, content, components, pings, files,
                             shows=view if report.auto_played else None)
         except discord.HTTPException:
             log.warning("could not post the timer notice in channel %s", report.where.channel)
 
+    async def _timer_notice(self, report: TimerReport, language: str
+                            ) -> tuple[str, list[str], list[discord.File]]:
+        """The words, pings and board of a timer notice, in the game's language."""
+        view = report.view
+        late = f"**{safe_name(report.name)}**"
+        files: list[discord.File] = []
+        if report.auto_played:
+            board = await self.service.game(view.where, view.game_id)
+            action = last_action_by(board, report.name)
+            said = text.describe_action(action) if action else ""
+            if said:
+                content = _("⏰ {name} ran out of time, so the bot played the turn: {move}"
+                            ).format(name=late, move=said)
+            else:
+                content = _("⏰ {name} ran out of time, so the bot played the turn.").format(
+                    name=late)
+            content += "\n" + text.public_update(view)
+            if board is not None:
+                png = await self.render_board(board, TIMER_BOARD_BYTES, language)
+                files.append(discord.File(io.BytesIO(png), filename="board.png",
+                                          description=_("The board")))
+            return content, text.pinged(view), files
+        who = text.mention(report.user_id, report.name)
+        content = _("⏰ {who}, the game is waiting for you: {doing}.").format(
+            who=who, doing=text.must_words(view))
+        timer = text.timer_words(view)
+        content += f" {timer}" if timer else ""
+        return content, [report.user_id] if report.user_id else [], files
 
     async def lobby_expired(self, report: TimerReport) -> None:
         """A lobby nobody started was closed: said in its channel, pinging nobody."""
         lifetime = self.service.limits.lobby_lifetime
-        amount, unit = (round(lifetime / 86400, 1), "day") if lifetime >= 86400 else (
-            round(lifetime / 3600, 1), "hour")
-        waited = f"{amount:g} {unit}" + ("" if amount == 1 else "s")
-        content = (f"⌛ Game #{report.game_id}, opened by **{safe_name(report.name)}**, waited "
-                   f"{waited} without starting and was closed. Open a new one with "
-                   "`/carc create`.")
+        with public(report.view):
+            if lifetime >= 86400:
+                days = round(lifetime / 86400, 1)
+                waited = ngettext("{n} day", "{n} days", 1 if days == 1 else 2).format(
+                    n=f"{days:g}")
+            else:
+                hours = round(lifetime / 3600, 1)
+                waited = ngettext("{n} hour", "{n} hours", 1 if hours == 1 else 2).format(
+                    n=f"{hours:g}")
+            content = _("⌛ Game #{game}, opened by **{name}**, waited {time} without starting "
+                        "and was closed. Open a new one with `/carc create`.").format(
+                game=report.game_id, name=safe_name(report.name), time=waited)
         try:
             await self.post(report.where, content)
         except discord.HTTPException:

@@ -7,24 +7,25 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from carca_bot.bot import parse, text
-from carca_bot.bot.actions import Reply, is_admin, where, who
+from carca_bot.bot import languages, parse, text, vocab
+from carca_bot.bot.actions import Reply, in_language, is_admin, joined, public, where, who
 from carca_bot.bot.autocomplete import Autocomplete
 from carca_bot.bot.buttons import resign_row, row_for
-from carca_bot.bot.features import LEGEND, where_words
-from carca_bot.bot.help import RULES_TEXT
+from carca_bot.bot.features import legend
+from carca_bot.bot.help import rules_text
+from carca_bot.bot.refused import Refused
 from carca_bot.bot.safe import file_name, safe_name
+from carca_bot.i18n import NAMES, Domain, speaking
 from carca_bot.service import (
-    BadInput,
     GameOptions,
-    NotAllowed,
-    ServiceError,
-    TurnOrder,
     TurnView,
 )
 
 if TYPE_CHECKING:
     from carca_bot.bot.client import CarcaBot
+
+_T = Domain("bot")
+_ = _T.gettext
 
 Interaction = discord.Interaction[Any]
 # Free text is short by nature here; Discord enforces these lengths before we see it.
@@ -32,11 +33,20 @@ Text30 = app_commands.Range[str, 1, 30]
 Text200 = app_commands.Range[str, 0, 200]
 ROTATIONS: list[app_commands.Choice[int]] = [
     app_commands.Choice(name=f"{d}°", value=d) for d in (0, 90, 180, 270)]
-FIGURES: list[app_commands.Choice[str]] = [app_commands.Choice(name=n.capitalize(), value=n)
-                                           for n in ("follower", "abbot", "mayor", "wagon")]
+# Choice names are English here and translated by `translator.CommandTranslator`.
+FIGURES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=vocab.FIGURE_NAMES[n], value=n)
+    for n in ("follower", "abbot", "mayor", "wagon")]
 CORNERS: list[app_commands.Choice[str]] = [
-    app_commands.Choice(name=f"{c}: barn, {where_words(c)}", value=c)
-    for c in ("NW", "NE", "SE", "SW")]
+    app_commands.Choice(name="NW: barn, north-west corner", value="NW"),
+    app_commands.Choice(name="NE: barn, north-east corner", value="NE"),
+    app_commands.Choice(name="SE: barn, south-east corner", value="SE"),
+    app_commands.Choice(name="SW: barn, south-west corner", value="SW")]
+LANGUAGE_CHOICES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=NAMES["en"], value="en"),
+    app_commands.Choice(name=NAMES["es"], value="es")]
+CLEARABLE_LANGUAGES = [*LANGUAGE_CHOICES, app_commands.Choice(
+    name="Default (follow Discord's language)", value="default")]
 WAGON_RULES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name="c2: a feature on its tile or the 8 around (default)", value="c2"),
     app_commands.Choice(name="c1: a feature connected to the scored one", value="c1")]
@@ -47,12 +57,13 @@ async def read_record(record: discord.Attachment, limit: int) -> bytes:
     never fetched. Decoding, the other bounds and the replay are the service's, off the loop."""
     name = file_name(record.filename)
     if record.size > limit:
-        raise BadInput(f"that file is {record.size // 1024} KiB; a game record is at "
-                       f"most {limit // 1024} KiB")
+        raise Refused(_("that file is {size} KiB; a game record is at most {limit} KiB"
+                         ).format(size=record.size // 1024, limit=limit // 1024))
     try:
         return await record.read()
     except discord.HTTPException:
-        raise BadInput(f"{name} could not be downloaded from Discord: try again") from None
+        raise Refused(_("{file} could not be downloaded from Discord: try again").format(
+            file=name)) from None
 
 
 def build_group(bot: CarcaBot) -> app_commands.Group:
@@ -71,53 +82,65 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
                    "or all",
         wagon="Wagon movement rule (Abbey & Mayor)", timer_hours="Hours per turn (0: none)",
         auto_play="When the timer runs out, play the turn for the player",
-        thread="Start the game in a new thread", players="Most players (1-6)")
-    @app_commands.choices(wagon=WAGON_RULES)
+        thread="Start the game in a new thread", players="Most players (1-6)",
+        language="The language of the game's posts (by default the server's)")
+    @app_commands.choices(wagon=WAGON_RULES, language=LANGUAGE_CHOICES)
     @app_commands.autocomplete(expansions=ac.expansions)
     async def create(interaction: Interaction, expansions: Text200 | None = None,
                      wagon: str = "c2", timer_hours: app_commands.Range[int, 0, 720] = 0,
                      auto_play: bool = False, thread: bool = False,
-                     players: app_commands.Range[int, 1, 6] = 6) -> None:
+                     players: app_commands.Range[int, 1, 6] = 6,
+                     language: str | None = None) -> None:
         async def work() -> Reply:
             chosen = parse.expansions(expansions)
             timer = timer_hours * 3600 or bot.settings.default_timer
-            options = GameOptions(expansions=chosen, wagon_rule=wagon, turn_timer=timer,
-                                  auto_play=auto_play and timer is not None,
-                                  max_players=players)
+            spoken = languages.new_game_language(interaction, language,
+                                                 await act.prefs(interaction))
+            options = GameOptions(
+                expansions=chosen, wagon_rule=wagon, turn_timer=timer,
+                auto_play=auto_play and timer is not None, max_players=players,
+                language=spoken)
             place, host = where(interaction), who(interaction)
             if thread:  # refused before the thread is made, so a refusal leaves none behind
                 await service().check_can_create(place.guild, host.id, new_thread=True)
-                place = await bot.new_thread(interaction, host.name)
+                place = await bot.new_thread(interaction, host.name, spoken)
             view: TurnView = await service().create(place, host, options, new_thread=thread)
-            ex = ", ".join(sorted(chosen)).replace("_", "\\_") or "base game"
-            timer_line = text.timer_words(view)
-            lobby_post = (f"**{safe_name(host.name)}** opened Carcassonne game #{view.game_id} "
-                          f"({ex}). Join with **Join** or `/carc join`; the host starts it "
-                          "with **Start** or `/carc start`."
-                          + (f"\n{timer_line}" if timer_line else ""))
-            if not thread:
-                return Reply(lobby_post, public=True, view=view)
-            await bot.post(place, lobby_post, row_for(view, None, private=False))
-            return Reply(f"**{safe_name(host.name)}** opened Carcassonne game #{view.game_id} "
-                         f"in <#{place.channel}> ({ex}): the game is played there. Join with "
-                         "**Join** here or in the thread.",
-                         public=True, components=row_for(view, None, private=False))
+            with public(view):
+                values = {"name": safe_name(host.name), "game": view.game_id,
+                          "expansions": vocab.expansions(chosen),
+                          "thread": f"<#{place.channel}>"}
+                lobby_post = _("**{name}** opened Carcassonne game #{game} ({expansions}). "
+                               "Join with **Join** or `/carc join`; the host starts it with "
+                               "**Start** or `/carc start`.").format(**values)
+                timer_line = text.timer_words(view)
+                lobby_post += f"\n{timer_line}" if timer_line else ""
+                if not thread:
+                    return in_language(Reply(lobby_post, public=True, view=view))
+                await bot.post(place, lobby_post, row_for(view, None, private=False))
+                return in_language(Reply(
+                    _("**{name}** opened Carcassonne game #{game} in {thread} ({expansions}): "
+                      "the game is played there. Join with **Join** here or in the thread."
+                      ).format(**values),
+                    public=True, components=row_for(view, None, private=False)))
         await act.run(interaction, "create", work, public=True)
 
     @group.command(name="join", description="Take a seat in this channel's game")
     async def join(interaction: Interaction) -> None:
         async def work() -> Reply:
             view = await service().join(where(interaction), who(interaction))
-            return Reply(f"**{safe_name(who(interaction).name)}** joined. "
-                         f"{text.next_line(view)}", public=True, view=view)
+            with public(view):
+                return in_language(Reply(joined(who(interaction).name, view), public=True,
+                                         view=view))
         await act.run(interaction, "join", work, public=True)
 
     @group.command(name="leave", description="Give up your seat before the game starts")
     async def leave(interaction: Interaction) -> None:
         async def work() -> Reply:
             view = await service().leave(where(interaction), who(interaction))
-            return Reply(f"**{safe_name(who(interaction).name)}** left. "
-                         f"{text.next_line(view)}", public=True, view=view)
+            with public(view):
+                said = _("**{name}** left.").format(name=safe_name(who(interaction).name))
+                return in_language(Reply(f"{said} {text.next_line(view)}", public=True,
+                                         view=view))
         await act.run(interaction, "leave", work, public=True)
 
     @group.command(name="start", description="Start the game (host only); seats are shuffled")
@@ -160,26 +183,18 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
             x, y = parse.square(square)
             place, user = where(interaction), who(interaction)
             if figure is None and on is not None:
-                raise BadInput("say which figure goes there (the figure option)")
+                raise Refused(_("say which figure goes there (the figure option)"))
             if figure is not None and on is None:
-                raise BadInput(f"say where the {figure} goes (the on option)")
+                raise Refused(_("say where the figure goes (the on option)"))
             rot = rotation if rotation is not None else await ac.only_rotation(interaction,
                                                                                (x, y))
-            if on is not None:
-                await ac.check_kind(interaction, (x, y), rot, on)
+            if on is not None and figure is not None:
+                await ac.check_kind(interaction, (x, y), rot, figure, on)
+            # All or nothing: the tile, the figure and the confirmation in one step.
+            view = await service().place(place, user, x, y, rot, figure,
+                                         parse.feature(on) if on else None, confirm)
             if confirm:
-                order = TurnOrder(at=(x, y), rot=rot, figure=figure,
-                                  on=parse.feature(on) if on else None)
-                return await act.public_move(await service().play_turn(place, user, order),
-                                             user.name)
-            view = await service().place_tile(place, user, x, y, rot)
-            if figure is not None and on is not None:
-                try:
-                    view = await service().deploy(place, user, figure, parse.feature(on),
-                                                  view.version)
-                except ServiceError:
-                    await service().undo(place, user)  # all or nothing
-                    raise
+                return await act.public_move(view, user.name)
             return await act.after(interaction, view, user.name)
         await act.run(interaction, "place", work, public=confirm)
 
@@ -197,6 +212,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
 
     @group.command(name="barn", description="Put your barn on a corner of the tile you just "
                                             "placed")
+    @app_commands.describe(corner="Which corner of the tile")
     @app_commands.choices(corner=CORNERS)
     async def barn(interaction: Interaction, corner: str) -> None:
         async def work() -> Reply:
@@ -277,7 +293,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
             game = await service().game(where(interaction), view.game_id)
             if game is None:
                 return Reply(text.status_text(view), view=view)
-            return Reply(text.status_text(view), board=game)
+            return in_language(Reply(text.status_text(view), board=game))
         await act.run(interaction, "board", work, public=False)
 
     @group.command(name="status", description="Players, scores, figures and whose turn it is")
@@ -307,7 +323,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
     @group.command(name="rules", description="How to play with this bot")
     async def rules(interaction: Interaction) -> None:
         async def work() -> Reply:
-            return Reply(f"{RULES_TEXT}{LEGEND}")
+            return Reply(f"{rules_text()}{legend()}")
         await act.run(interaction, "rules", work, public=False)
 
     @group.command(name="import", description="Load a game record (JSON) here to replay "
@@ -318,9 +334,11 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
             data = await read_record(record, service().limits.record_bytes)
             view = await service().import_record(where(interaction), who(interaction), data)
             reply = await act.public_move(view, None)
-            reply.content = text.clip(
-                f"**{safe_name(who(interaction).name)}** imported game #{view.game_id} for "
-                f"analysis: they play every seat.\n{reply.content}")
+            with speaking(reply.language):
+                said = _("**{name}** imported game #{game} for analysis: they play every "
+                         "seat.").format(name=safe_name(who(interaction).name),
+                                         game=view.game_id)
+            reply.content = text.clip(f"{said}\n{reply.content}")
             return reply
         await act.run(interaction, "import", work, public=True)
 
@@ -331,21 +349,25 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
         async def work() -> Reply:
             view = await service().status(where(interaction), str(interaction.user.id))
             if view.status != "active":
-                raise NotAllowed("there is no running game to resign from in this channel")
+                raise Refused(_("there is no running game to resign from in this channel"))
             if not any(s.user_id == str(interaction.user.id) for s in view.seats):
-                raise NotAllowed("you are not playing in this game")
-            return Reply(f"Really resign from game #{view.game_id}? You cannot come back, "
-                         "and the others play on without you.", components=resign_row(view))
+                raise Refused(_("you are not playing in this game"))
+            return Reply(_("Really resign from game #{game}? You cannot come back, and the "
+                           "others play on without you.").format(game=view.game_id),
+                         components=resign_row(view))
         await act.run(interaction, "resign", work, public=False)
 
     @group.command(name="kick", description="Remove a player (host or Manage Server)")
+    @app_commands.describe(player="The player to remove")
     async def kick(interaction: Interaction, player: discord.User) -> None:
         async def work() -> Reply:
             view = await service().kick(where(interaction), who(interaction), str(player.id),
                                         is_admin(interaction))
-            return Reply(f"**{safe_name(player.display_name)}** was removed from game "
-                         f"#{view.game_id}. {text.next_line(view)}", public=True, view=view,
-                         pings=text.pinged(view))
+            with public(view):
+                said = _("**{name}** was removed from game #{game}.").format(
+                    name=safe_name(player.display_name), game=view.game_id)
+                return in_language(Reply(f"{said} {text.next_line(view)}", public=True,
+                                         view=view, pings=text.pinged(view)))
         await act.run(interaction, "kick", work, public=True)
 
     @group.command(name="cancel", description="Cancel this channel's game (host or Manage "
@@ -354,8 +376,63 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
         async def work() -> Reply:
             view = await service().cancel(where(interaction), who(interaction),
                                           is_admin(interaction))
-            return Reply(f"Game #{view.game_id} was cancelled by "
-                         f"**{safe_name(who(interaction).name)}**.", public=True, view=view)
+            with public(view):
+                return in_language(Reply(_("Game #{game} was cancelled by **{name}**.").format(
+                    game=view.game_id, name=safe_name(who(interaction).name)), public=True,
+                    view=view))
         await act.run(interaction, "cancel", work, public=True)
 
     return group
+
+
+def build_language_command(bot: CarcaBot) -> app_commands.Command[Any, ..., None]:
+    """`/carc-language`: a command of its own, as `/carc` holds the 25 subcommands
+    Discord allows a group."""
+    act = bot.actions
+
+    def service() -> Any:
+        return bot.service
+
+    @app_commands.command(name="carc-language", description="The language the bot speaks to "
+                                                            "you, or (Manage Server) in this "
+                                                            "server")
+    @app_commands.guild_only()
+    @app_commands.describe(language="Your language, or Default to follow your Discord app",
+                           server="Set the server's language instead (Manage Server)")
+    @app_commands.choices(language=CLEARABLE_LANGUAGES)
+    async def language_command(interaction: Interaction, language: str | None = None,
+                               server: bool = False) -> None:
+        async def work() -> Reply:
+            user_id, guild_id = str(interaction.user.id), str(interaction.guild_id or 0)
+            if language is not None:
+                if server and not is_admin(interaction):
+                    raise Refused(_("only members with the Manage Server permission can "
+                                    "choose the server's language"))
+                chosen = None if language == "default" else language
+                if server:
+                    await service().set_language("guild", guild_id, chosen)
+                else:
+                    await service().set_language("user", user_id, chosen)
+            prefs = await act.prefs(interaction)
+            with speaking(languages.private_language(interaction, prefs)):
+                return in_language(Reply(language_text(prefs)))
+        await act.run(interaction, "language", work, public=False)
+
+    return language_command
+
+
+def language_text(prefs: languages.Prefs) -> str:
+    """What `/carc language` answers: both settings, in the language now spoken to you."""
+    if prefs.user:
+        mine = _("Your language: {language} (your choice).").format(
+            language=NAMES.get(prefs.user, prefs.user))
+    else:
+        mine = _("Your language: not chosen, so I follow your Discord app's language.")
+    if prefs.guild:
+        server = _("This server's language: {language}. New games here speak it unless "
+                   "their creator chooses another.").format(
+            language=NAMES.get(prefs.guild, prefs.guild))
+    else:
+        server = _("This server's language: not chosen, so new games follow the server's "
+                   "Discord settings.")
+    return f"{mine}\n{server}"

@@ -1,21 +1,35 @@
-"""The `/carc rules` text: how to play through the bot, in one screen."""
+"""The `/carc rules` text: how to play with the bot, in one screen."""
 
-RULES_TEXT = """\
-**Carcassonne with carca-bot**
-**Start:** `/carc create` (choose expansions) → everyone `/carc join` → host `/carc start`.
-**Your turn:** press **My tile** (or `/carc tile`) to see your tile and where it fits, then
-`/carc place square:x,y rotation:90` — add `figure` and `on` to place a follower at once.
-Then optionally `/carc follower on:…`, `/carc barn`, `/carc recall`, `/carc tunnel`, and
-`/carc confirm` (or the buttons). `/carc undo` takes back your unconfirmed steps.
-**Squares** are `x,y` as labelled on the board: x grows east, y grows south, start tile 0,0.
-**Features:** N E S W (city or road reaching that side), NL NR EL ER SL SR WL WR (field by
-half-edge), I1 I2 (enclosed fields), C (monastery, shrine, abbey), G (garden).
-**Other moves:** `/carc abbey` (hole, or `skip` at the end), `/carc wagon` (after scoring),
-`/carc draw` (draw instead of placing your abbey).
-**Look:** `/carc board`, `/carc status`, `/carc score`, `/carc games`, `/carc export`,
-`/carc import` (load an exported record here to study it).
-**Leave:** `/carc leave` (lobby), `/carc resign`; host or Manage Server: `/carc kick`,
-`/carc cancel`.
-Scoring: roads 1/tile; cities 2/tile + 2/pennant (half at the end); monasteries 9 (1 +
-neighbours at the end); farmers 3 per completed city in their field, at the end.
-"""
+from carca_bot.i18n import Domain
+
+_T = Domain("bot")
+_ = _T.gettext
+
+
+def rules_text() -> str:
+    """The rules page in the language being spoken (the command names in it are the
+    ones a client in that language shows: see `command_words`). The feature codes
+    follow it, from `features.legend`; both fit one message."""
+    return _(
+        "**Carcassonne with carca-bot**\n"
+        "**Start:** `/carc create` (choose expansions) → everyone `/carc join` → host "
+        "`/carc start`.\n"
+        "**Your turn:** press **My tile** (or `/carc tile`) to see your tile and where it "
+        "fits, then `/carc place square:x,y rotation:90` — add `figure` and `on` to place a "
+        "follower at once. Then optionally `/carc follower on:…`, `/carc barn`, "
+        "`/carc recall`, `/carc tunnel`, and `/carc confirm` (or the buttons). `/carc undo` "
+        "takes back your unconfirmed steps.\n"
+        "**Squares** are `x,y` as labelled on the board: x grows east, y grows south, start "
+        "tile 0,0.\n"
+        "**Other moves:** `/carc abbey` (hole, or `skip` at the end), `/carc wagon` (after "
+        "scoring), `/carc draw` (draw instead of placing your abbey).\n"
+        "**Look:** `/carc board`, `/carc status`, `/carc score`, `/carc games`, "
+        "`/carc export`, `/carc import` (load an exported record here to study it).\n"
+        "**Leave:** `/carc leave` (lobby), `/carc resign`; host or Manage Server: "
+        "`/carc kick`, `/carc cancel`.\n"
+        "**Language:** `/carc-language` chooses yours (or, with Manage Server, the "
+        "server's); `/carc create language:…` chooses a game's.\n"
+        "Scoring: roads 1/tile; cities 2/tile + 2/pennant (half at the end); monasteries 9 "
+        "(1 + neighbours at the end); farmers 3 per completed city in their field, at the "
+        "end.\n"
+    )

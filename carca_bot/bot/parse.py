@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import re
 
+from carca_bot.bot.refused import Refused
 from carca_bot.engine.catalogue import EXPANSIONS
-from carca_bot.service import BadInput
+from carca_bot.i18n import Domain
+
+_T = Domain("bot")
+_ = _T.gettext
 
 _SQUARE = re.compile(r"^\s*\(?\s*(-?\d{1,4})\s*[, ]\s*(-?\d{1,4})\s*\)?")
 MAX_TEXT = 100  # longest free-text option we read
@@ -15,7 +19,8 @@ def square(text: str) -> tuple[int, int]:
     """'3,-2' (also '3 -2' or '(3, -2)', and a label after it) -> (3, -2)."""
     match = _SQUARE.match(text[:MAX_TEXT])
     if match is None:
-        raise BadInput(f"'{text[:MAX_TEXT]}' is not a square: write it as x,y (for example 2,-1)")
+        raise Refused(_("'{text}' is not a square: write it as x,y (for example 2,-1)").format(
+            text=text[:MAX_TEXT]))
     return int(match.group(1)), int(match.group(2))
 
 
@@ -24,7 +29,8 @@ def square_and_name(text: str) -> tuple[int, int, str]:
     x, y = square(text)
     rest = _SQUARE.sub("", text[:MAX_TEXT], count=1).strip().split()
     if not rest:
-        raise BadInput(f"say which feature at {x},{y}: for example '{x},{y} C'")
+        raise Refused(_("say which feature at {square}: for example '{square} C'").format(
+            square=f"{x},{y}"))
     return x, y, rest[0]
 
 
@@ -32,8 +38,8 @@ def feature(text: str) -> str:
     """'nl' or 'NL  (field)' (an autocomplete label) -> 'NL': a feature's short code."""
     word = text.strip().split()[0] if text.strip() else ""
     if not word or len(word) > 3:
-        raise BadInput(f"'{text[:MAX_TEXT]}' is not a feature: use N, E, S, W, NL…WR, I1, I2, "
-                       "C or G")
+        raise Refused(_("'{text}' is not a feature: use N, E, S, W, NL…WR, I1, I2, C or G"
+                         ).format(text=text[:MAX_TEXT]))
     return word.upper()
 
 
@@ -63,7 +69,8 @@ def expansions(text: str | None) -> frozenset[str]:
     for word in words:
         name = aliases.get(word, word)
         if name not in EXPANSIONS:
-            raise BadInput(f"unknown expansion '{word}': choose from {', '.join(EXPANSIONS)} "
-                           "(comma-separated), or 'all'")
+            raise Refused(_("unknown expansion '{word}': choose from {expansions} "
+                             "(comma-separated), or 'all'").format(
+                word=word, expansions=", ".join(EXPANSIONS)))
         chosen.add(name)
     return frozenset(chosen)

@@ -22,7 +22,6 @@ NAME_LIMIT = 32  # characters of a name shown in a message
 _MARKUP = re.compile(r"([\\*_~`|<>\[\]#@])")
 _URL = re.compile(r"(?i)(?<=[a-z0-9]):(?=//)")  # "https://" autolinks; "https\://" does not
 _LIST = re.compile(r"^(\s*)([-+>.])")  # a list, quote or subtext marker at the start
-_SQUARE = re.compile(r"[\[(](-?\d+), ?(-?\d+)[\])]")  # "[99, 99]" or "(2, -1)" -> "99,99"
 
 NO_PINGS = discord.AllowedMentions.none()
 
@@ -65,15 +64,14 @@ def file_name(text: str, limit: int = 60) -> str:
 def safe_text(text: str, names: Iterable[str] = ()) -> str:
     """A sentence from the service or a refusal, which may hold names and echoed input.
 
-    Long names in it are clipped as `safe_name` clips them, squares are written
-    x,y, and the whole sentence is cleaned and escaped.
+    Long names in it are clipped as `safe_name` clips them, and the whole sentence is
+    cleaned and escaped (squares come written x,y from `carca_bot.words`).
     """
     text = str(text)
     for name in sorted(set(names), key=len, reverse=True):
         short = clip(clean(name), NAME_LIMIT)
         if name and name != short:
             text = text.replace(name, short)
-    text = _SQUARE.sub(r"\1,\2", text)
     return escape(clean(text))
 
 

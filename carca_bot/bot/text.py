@@ -8,17 +8,24 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from carca_bot.bot import vocab
 from carca_bot.bot.features import where_words
 from carca_bot.bot.safe import clean, safe_name, sentence
 from carca_bot.bot.safe import clip as clip_to
 from carca_bot.bot.safe import safe_text as _safe_text
 from carca_bot.engine.events import Event
+from carca_bot.i18n import Domain
 from carca_bot.service import GameSummary, Told, TurnView
 from carca_bot.words import must_words as task_words
 from carca_bot.words import say, situation
+
+_T = Domain("bot")
+_ = _T.gettext
+ngettext = _T.ngettext
+pgettext = _T.pgettext
 
 MAX_CONTENT = 2000  # Discord's message length limit
 SCORE_KINDS = ("score", "challenge", "king", "robber")
@@ -50,9 +57,15 @@ def must_words(view: TurnView) -> str:
     return task_words(view.must, yours=True)
 
 
+def scored(name: str, score: int, resigned: bool) -> str:
+    """'Ana 12', or 'Ana 12 (resigned)'."""
+    if resigned:
+        return _("{name} {score} (resigned)").format(name=safe_name(name), score=score)
+    return f"{safe_name(name)} {score}"
+
+
 def scores_line(view: TurnView) -> str:
-    return " · ".join(f"{safe_name(s.name)} {s.score}" + (" (resigned)" if s.resigned else "")
-                      for s in view.standings)
+    return " · ".join(scored(s.name, s.score, s.resigned) for s in view.standings)
 
 
 def timer_words(view: TurnView) -> str:
@@ -61,14 +74,25 @@ def timer_words(view: TurnView) -> str:
     if timer is None:
         return ""
     if view.status == "lobby":
-        hours, rest = divmod(timer, 3600)
-        size = f"{hours} h" + (f" {rest // 60} min" if rest >= 60 else "") if hours else (
-            f"{timer // 60} min")
-        then = " (played for you when it runs out)" if view.options.auto_play else ""
-        return f"⏳ Turn timer: {size} per turn{then}."
+        size = duration(timer)
+        if view.options.auto_play:
+            return _("⏳ Turn timer: {time} per turn (played for you when it runs out)."
+                     ).format(time=size)
+        return _("⏳ Turn timer: {time} per turn.").format(time=size)
     if view.status == "active" and view.deadline is not None:
-        return f"⏳ This turn ends <t:{int(view.deadline)}:R>."
+        return _("⏳ This turn ends {when}.").format(when=f"<t:{int(view.deadline)}:R>")
     return ""
+
+
+def duration(seconds: int) -> str:
+    """'2 h 30 min', '45 min': a time per turn (a length, not a date)."""
+    hours, rest = divmod(seconds, 3600)
+    minutes = rest // 60
+    if hours and minutes:
+        return _("{hours} h {minutes} min").format(hours=hours, minutes=minutes)
+    if hours:
+        return _("{hours} h").format(hours=hours)
+    return _("{minutes} min").format(minutes=seconds // 60)
 
 
 def next_line(view: TurnView, tile: str | None = None) -> str:
@@ -78,49 +102,57 @@ def next_line(view: TurnView, tile: str | None = None) -> str:
     if view.deciding is None:
         return ""
     who = mention(view.deciding.user_id, view.deciding.name)
-    place = (f"your turn: you drew **{tile}** (where it fits is below); place it with "
-             "`/carc place`" if tile else "your turn: press **My tile** or use `/carc place`")
-    doing = {
-        "choose": "your turn: draw a tile or place your abbey",
+    place = (_("{who}, your turn: you drew **{tile}** (where it fits is below); place it "
+               "with `/carc place`.") if tile else
+             _("{who}, your turn: press **My tile** or use `/carc place`."))
+    said = {
+        "choose": _("{who}, your turn: draw a tile or place your abbey."),
         "place": place,
-        "finish": "finish your turn and `/carc confirm`",
-        "wagon": "your wagon's feature was scored: `/carc wagon` to move it or return it",
-        "abbey_round": "place your abbey (`/carc abbey`) or skip it",
-    }.get(view.must, safe_text(view, situation(view)))
+        "finish": _("{who}, finish your turn and `/carc confirm`."),
+        "wagon": _("{who}, your wagon's feature was scored: `/carc wagon` to move it or "
+                   "return it."),
+        "abbey_round": _("{who}, place your abbey (`/carc abbey`) or skip it."),
+    }
+    if view.must in said:
+        line = said[view.must].format(who=who, tile=tile)
+    else:
+        doing = safe_text(view, situation(view))
+        line = _("{who}, {doing}.").format(who=who, doing=doing)
     timer = timer_words(view)
-    return f"{who}, {doing}." + (f" {timer}" if timer else "")
+    return line + (f" {timer}" if timer else "")
 
 
 def describe_action(action: dict[str, Any]) -> str:
-    """'**Ana** placed V at 2,8 (turned 180°) with a follower on E.' from a record action."""
+    """'**Ana** placed V at 2,8, turned 180°. **Ana** put a follower on E (east edge).'
+    from a record action: one whole sentence per thing done."""
     who = f"**{safe_name(str(action.get('by', '?')))}**"
     if "wagon" in action:
         target = action["wagon"]
         if target == "return":
-            return f"{who} took their wagon back."
-        return (f"{who} moved their wagon to {target['on']} ({where_words(target['on'])}) at "
-                f"{_xy(target['at'])}.")
+            return _("{who} took their wagon back.").format(who=who)
+        return _("{who} moved their wagon to {on} ({where}) at {square}.").format(
+            who=who, on=target["on"], where=where_words(target["on"]), square=_xy(target["at"]))
     if action.get("abbey") == "skip":
-        return f"{who} kept their abbey."
+        return _("{who} kept their abbey.").format(who=who)
     if "abbey" in action:
-        done = f"{who} placed their abbey at {_xy(action['abbey'])}"
+        said = [_("{who} placed their abbey at {square}.").format(
+            who=who, square=_xy(action["abbey"]))]
     elif "tile" in action:
-        done = (f"{who} placed {action['tile']} at {_xy(action['at'])} "
-                f"(turned {action['rot']}°)")
+        said = [_("{who} placed {tile} at {square}, turned {rotation}°.").format(
+            who=who, tile=action["tile"], square=_xy(action["at"]), rotation=action["rot"])]
     else:
         return ""
-    extras = []
     if "deploy" in action:
         figure, on = action["deploy"]["figure"], action["deploy"]["on"]
-        article = "an" if figure[:1] in "aeiou" else "a"
-        extras.append(f"{article} {figure} on {on} ({where_words(on)})")
+        said.append(_("{who} put {figure} on {on} ({where}).").format(
+            who=who, figure=vocab.a_figure(figure), on=on, where=where_words(on)))
     if action.get("recall"):
-        extras.append("recalling their abbot")
+        said.append(_("{who} recalled their abbot.").format(who=who))
     if "token" in action:
         token = action["token"]
-        extras.append(f"a tunnel token (pair {token['pair'] + 1}) on {token['on']} at "
-                      f"{_xy(token['at'])}")
-    return done + (" with " + " and ".join(extras) if extras else "") + "."
+        said.append(_("{who} put a tunnel token (pair {pair}) on {on} at {square}.").format(
+            who=who, pair=token["pair"] + 1, on=token["on"], square=_xy(token["at"])))
+    return " ".join(said)
 
 
 def _xy(square: list[int]) -> str:
@@ -135,11 +167,12 @@ def public_update(view: TurnView, actor: str | None = None,
     if said:
         lines.append(said)
     elif actor:
-        lines.append(f"**{safe_name(actor)}** moved.")
+        lines.append(_("**{name}** moved.").format(name=safe_name(actor)))
     lines.extend(f"• {sentence(say(event, names_of(view)), names_of(view))}"
                  for event in view.events)
     if view.status in ("active", "finished"):
-        lines.append(f"Scores: {scores_line(view)} · tiles left: {view.tiles_left}")
+        lines.append(_("Scores: {scores} · tiles left: {tiles}").format(
+            scores=scores_line(view), tiles=view.tiles_left))
     lines.append(final_line(view) if view.finished else next_line(view, tile))
     return clip("\n".join(line for line in lines if line))
 
@@ -150,27 +183,39 @@ def catch_up(view: TurnView, lines: Iterable[Told],
     what was played and said since the last post, then the game as it is now."""
     said = [f"• {d}" for d in (describe_action(a) for a in played) if d]
     now = dataclasses.replace(view, events=tuple(lines))
-    head = f"📬 Game #{view.game_id}: this could not be posted when it happened."
+    head = _("📬 Game #{game}: this could not be posted when it happened.").format(
+        game=view.game_id)
     return clip("\n".join([head, *said, public_update(now)]))
 
 
 def final_line(view: TurnView) -> str:
     if view.status == "cancelled":
-        return "The game was cancelled."
+        return _("The game was cancelled.")
     standing = [s for s in view.standings if not s.resigned]
     if not standing:
-        return "The game is over."
+        return _("The game is over.")
     top = standing[0].score
     winners = [safe_name(s.name) for s in standing if s.score == top]
     if len(winners) == 1:
-        return f"🏆 **{winners[0]}** wins with {top} points!"
-    return f"🏆 Shared victory for {', '.join(winners)} with {top} points!"
+        return ngettext("🏆 **{name}** wins with {points} point!",
+                        "🏆 **{name}** wins with {points} points!", top).format(
+            name=winners[0], points=top)
+    return ngettext("🏆 Shared victory for {names} with {points} point!",
+                    "🏆 Shared victory for {names} with {points} points!", top).format(
+        names=", ".join(winners), points=top)
 
 
 def ranking(view: TurnView) -> str:
-    return "\n".join(f"{i}. {safe_name(s.name)}: {s.score}" + (" (resigned)" if s.resigned
-                                                                else "")
+    return "\n".join(f"{i}. " + scored_line(s.name, s.score, s.resigned, safe_name)
                      for i, s in enumerate(view.standings, 1))
+
+
+def scored_line(name: str, score: int, resigned: bool,
+                show: Callable[[str], str]) -> str:
+    """'Ana: 12' or 'Ana: 12 (resigned)' in a ranking."""
+    if resigned:
+        return _("{name}: {score} (resigned)").format(name=show(name), score=score)
+    return f"{show(name)}: {score}"
 
 
 def scorings(events: Iterable[Event], with_gardens: bool) -> list[Event]:
@@ -193,13 +238,8 @@ def grouped(events: Iterable[Event], names: list[str]) -> list[str]:
         cells = sorted(table[kind].items(), key=lambda pc: (-pc[1][0], pc[0]))
         who = ", ".join(f"{safe_name(names[p]) if p < len(names) else '?'} {pts} ({n})"
                         for p, (pts, n) in cells)
-        lines.append(f"• {_plural(kind)}: {who}")
+        lines.append(_("• {kind}: {scores}").format(kind=vocab.kind_heading(kind), scores=who))
     return lines
-
-
-def _plural(kind: str) -> str:
-    special = {"city": "Cities", "king": "King", "robber": "Robber"}
-    return special.get(kind, kind.capitalize() + "s")
 
 
 def final_post(view: TurnView, action_line: str, events: list[Event], names: list[str],
@@ -208,14 +248,14 @@ def final_post(view: TurnView, action_line: str, events: list[Event], names: lis
 
     Always fits one message: what does not fit is left to the attached full list.
     """
-    head = [final_line(view), "**Final ranking**", ranking(view)]
+    head = [final_line(view), _("**Final ranking**"), ranking(view)]
     if action_line:
         head.insert(0, action_line)
-    tail = "The full list of scorings is in the attached file."
+    tail = _("The full list of scorings is in the attached file.")
     body = grouped(scorings([e for e in events if e.final], with_gardens), names)
     lines = [*head]
     if body:
-        lines.append("**Final scoring** (points, and how many features, by kind):")
+        lines.append(_("**Final scoring** (points, and how many features, by kind):"))
     used = len("\n".join(lines)) + len(tail) + 2
     for line in body:
         if used + len(line) + 1 > MAX_CONTENT - 20:
@@ -230,15 +270,15 @@ def final_post(view: TurnView, action_line: str, events: list[Event], names: lis
 def full_scoring(view: TurnView, events: Iterable[Event], names: list[str],
                  with_gardens: bool) -> str:
     """Every scoring of the game as plain text, for a file attachment."""
-    out = [f"Carcassonne game #{view.game_id}: final ranking"]
-    out.extend(f"{i}. {_plain(s.name)}: {s.score}" + (" (resigned)" if s.resigned else "")
+    out = [_("Carcassonne game #{game}: final ranking").format(game=view.game_id)]
+    out.extend(f"{i}. " + scored_line(s.name, s.score, s.resigned, _plain)
                for i, s in enumerate(view.standings, 1))
     listed = scorings(events, with_gardens)
     out.append("")
-    out.append("During the game:")
+    out.append(_("During the game:"))
     out.extend(f"- {_plain(say(e, names))}" for e in listed if not e.final)
     out.append("")
-    out.append("Final scoring:")
+    out.append(_("Final scoring:"))
     out.extend(f"- {_plain(say(e, names))}" for e in listed if e.final)
     return "\n".join(out) + "\n"
 
@@ -252,7 +292,8 @@ def private_update(view: TurnView) -> str:
     names = names_of(view)
     lines = [f"• {sentence(say(event, names), names)}" for event in view.events]
     if view.steps:
-        lines.append("This turn so far: " + "; ".join(safe_text(view, say(s)) for s in view.steps))
+        so_far = "; ".join(safe_text(view, say(s)) for s in view.steps)
+        lines.append(_("This turn so far: {steps}").format(steps=so_far))
     lines.append(sentence(situation(view), names) + ".")
     timer = timer_words(view)
     if timer:
@@ -261,16 +302,22 @@ def private_update(view: TurnView) -> str:
 
 
 def status_text(view: TurnView) -> str:
-    lines = [f"Game #{view.game_id} · {view.status}"]
-    ex = ", ".join(sorted(view.options.expansions)).replace("_", "\\_") or "base game only"
-    lines.append(f"Expansions: {ex} · wagon rule {view.options.wagon_rule}")
+    lines = [_("Game #{game} · {status}").format(game=view.game_id,
+                                                 status=vocab.status(view.status))]
+    lines.append(_("Expansions: {expansions} · wagon rule: {rule}").format(
+        expansions=vocab.expansions(view.options.expansions),
+        rule=vocab.wagon_rule(view.options.wagon_rule)))
     for seat in view.seats:
-        hand = ", ".join(f"{k} {v}" for k, v in seat.in_hand.items())
+        hand = ", ".join(vocab.held(k, v) for k, v in seat.in_hand.items())
         marker = "▶ " if view.deciding is not None and seat.seat == view.deciding.seat else "  "
-        lines.append(f"{marker}{seat.seat + 1}. {safe_name(seat.name)}: {seat.score} points"
-                     + (f" ({hand})" if hand else "") + (" · resigned" if seat.resigned else ""))
+        points = vocab.points(seat.score)
+        if hand:
+            points = _("{points} ({held})").format(points=points, held=hand)
+        if seat.resigned:
+            points = _("{points} · resigned").format(points=points)
+        lines.append(f"{marker}{seat.seat + 1}. {safe_name(seat.name)}: {points}")
     if view.status == "active":
-        lines.append(f"Tiles left: {view.tiles_left}")
+        lines.append(_("Tiles left: {tiles}").format(tiles=view.tiles_left))
     lines.append(sentence(situation(view), names_of(view)) + ".")
     timer = timer_words(view)
     if timer:
@@ -280,14 +327,21 @@ def status_text(view: TurnView) -> str:
 
 def games_text(games: list[GameSummary]) -> str:
     if not games:
-        return "You are not in any game. Start one with `/carc create`."
+        return _("You are not in any game. Start one with `/carc create`.")
     lines = []
     for g in games:
         scores = ", ".join(f"{safe_name(n)} {s}" for n, s in zip(g.players, g.scores,
                                                                  strict=True))
-        turn = " · **your turn**" if g.your_turn else (
-            f" · waiting for {safe_name(g.waiting_for)}" if g.waiting_for else "")
-        lines.append(f"#{g.game_id} in <#{g.where.channel}> · {g.status}: {scores}{turn}")
+        values = {"game": g.game_id, "channel": f"<#{g.where.channel}>",
+                  "status": vocab.status(g.status), "scores": scores}
+        if g.your_turn:
+            line = _("#{game} in {channel} · {status}: {scores} · **your turn**")
+        elif g.waiting_for:
+            line = _("#{game} in {channel} · {status}: {scores} · waiting for {name}")
+            values["name"] = safe_name(g.waiting_for)
+        else:
+            line = _("#{game} in {channel} · {status}: {scores}")
+        lines.append(line.format(**values))
     return clip("\n".join(lines))
 
 

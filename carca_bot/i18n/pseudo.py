@@ -18,6 +18,7 @@ _ACCENTED = str.maketrans("aeiouyAEIOUYcnCN", "áéíóúýÁÉÍÓÚÝçñÇÑ"
 _KEEP = re.compile(r"\{[^{}]*\}|%\([^)]*\)[a-z]|%[a-z]|<[^<>]*>|`[^`]*`|https?://\S+")
 # Two ASCII letters in a row that the pseudo-language would have changed.
 _PLAIN_WORD = re.compile(r"[A-Za-z]{2,}")
+_INNERMOST = re.compile(re.escape(OPEN) + "[^" + OPEN + CLOSE + "]*" + re.escape(CLOSE))
 
 
 def pseudo(message: str) -> str:
@@ -54,8 +55,11 @@ def untranslated(text: str, allowed: frozenset[str] = frozenset()) -> list[str]:
     """English words in `text` outside the pseudo-language's marks.
 
     `allowed` holds words that are data, not language (players' names, tile ids,
-    figure ids): a test passes the ones its game uses.
+    figure ids): a test passes the ones its game uses. Marks nest (a translated word
+    inside a translated sentence), so the innermost spans are removed until none is left.
     """
-    outside = re.sub(re.escape(OPEN) + ".*?" + re.escape(CLOSE), " ", text, flags=re.S)
+    outside = text
+    while (fewer := _INNERMOST.sub(" ", outside)) != outside:
+        outside = fewer
     outside = _KEEP.sub(" ", outside)
     return [w for w in _PLAIN_WORD.findall(outside) if w not in allowed]

@@ -74,9 +74,11 @@ class BotHarness:
         return choices
 
     async def click(self, user: tuple[int, str], custom_id: str,
-                    values: list[str] | None = None) -> list[Request]:
+                    values: list[str] | None = None, locale: str | None = None
+                    ) -> list[Request]:
         kind = 3 if values is not None else 2
-        return await self.send(self.make.component(user, custom_id, kind=kind, values=values))
+        return await self.send(self.make.component(user, custom_id, kind=kind, values=values,
+                                                   locale=locale))
 
 
 UNLIMITED = Limits(lobbies_per_user=10**6, lobbies_per_server=10**6, games_per_user=10**6,

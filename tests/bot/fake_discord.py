@@ -246,10 +246,14 @@ class Interactions:
         self.fake = fake
         self.channel_id = channel_id
         self.guild_id = guild_id
+        self.locale = "en-US"
+        self.guild_locale = "en-US"
 
     def base(self, kind: int, user: tuple[int, str], *, permissions: int = 0,
-             channel_id: int | None = None, size_limit: int = 10 * 1024 * 1024
-             ) -> dict[str, Any]:
+             channel_id: int | None = None, size_limit: int = 10 * 1024 * 1024,
+             locale: str | None = None, guild_locale: str | None = None) -> dict[str, Any]:
+        """`locale` is the user's Discord language, `guild_locale` the server's preferred
+        one (both default to the harness's, `self.locale` and `self.guild_locale`)."""
         user_id, name = user
         channel = channel_id or self.channel_id
         iid = self.fake.new_id()
@@ -264,7 +268,8 @@ class Interactions:
                        "deaf": False, "mute": False, "permissions": str(permissions), "flags": 0,
                        "nick": None, "avatar": None},
             "app_permissions": str((1 << 11) | (1 << 15) | (1 << 10) | (1 << 35)),
-            "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
+            "locale": locale or self.locale, "guild_locale": guild_locale or self.guild_locale,
+            "entitlements": [],
             "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
             "attachment_size_limit": size_limit,
         }
@@ -274,7 +279,9 @@ class Interactions:
         """A `/carc SUB option=value ...` command, or its autocomplete when `focused`."""
         payload = self.base(4 if focused else 2, user, permissions=options.pop("_perms", 0),
                             channel_id=options.pop("_channel", None),
-                            size_limit=options.pop("_size_limit", 10 * 1024 * 1024))
+                            size_limit=options.pop("_size_limit", 10 * 1024 * 1024),
+                            locale=options.pop("_locale", None),
+                            guild_locale=options.pop("_guild_locale", None))
         opts = []
         resolved: dict[str, Any] = {}
         for name, value in options.items():
@@ -296,21 +303,26 @@ class Interactions:
             if name == focused:
                 opt["focused"] = True
             opts.append(opt)
-        payload["data"] = {"id": str(APP_ID + 7), "name": "carc", "type": 1,
-                           "options": [{"type": 1, "name": sub, "options": opts}]}
+        if sub.startswith("/"):  # a command of its own, e.g. "/carc-language"
+            payload["data"] = {"id": str(APP_ID + 8), "name": sub[1:], "type": 1,
+                               "options": opts}
+        else:
+            payload["data"] = {"id": str(APP_ID + 7), "name": "carc", "type": 1,
+                               "options": [{"type": 1, "name": sub, "options": opts}]}
         if resolved:
             payload["data"]["resolved"] = resolved
         return payload
 
     def component(self, user: tuple[int, str], custom_id: str, *, kind: int = 2,
                   values: list[str] | None = None, message_id: int | None = None,
-                  rows: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                  rows: list[dict[str, Any]] | None = None, locale: str | None = None
+                  ) -> dict[str, Any]:
         """A click on a component of a message; Discord sends the message's components too.
 
         `rows` are the components as the bot posted them; without them, one row holding
         just the clicked component is made up.
         """
-        payload = self.base(3, user)
+        payload = self.base(3, user, locale=locale)
         payload["data"] = {"custom_id": custom_id, "component_type": kind}
         if values is not None:
             payload["data"]["values"] = values

@@ -52,7 +52,7 @@ def assert_pings_only(requests: Iterable[Request], allowed: Iterable[int | str] 
 
 def labels(msg: dict[str, Any]) -> list[str]:
     """Every label and placeholder of a message's components (plain text in Discord)."""
-    found = []
+    found: list[str] = []
     for row in msg.get("components") or []:
         for item in row.get("components", []):
             found.extend(str(item.get(k) or "") for k in ("label", "placeholder"))

@@ -20,7 +20,7 @@ def followups(requests: list[Request]) -> list[Request]:
 
 
 def custom_ids(request: Request) -> list[str]:
-    ids = []
+    ids: list[str] = []
     for row in (request.json or {}).get("components", []):
         ids.extend(c.get("custom_id", "") for c in row.get("components", []))
     return ids
@@ -49,7 +49,8 @@ async def lobby(h: BotHarness, *players: tuple[int, str], **options: Any) -> str
 async def test_login_registers_the_command_group(harness: BotHarness) -> None:
     puts = [r for r in harness.fake.requests if r.method == "PUT"]
     assert len(puts) == 1 and puts[0].path == f"/applications/{APP_ID}/commands"
-    (carc,) = puts[0].json
+    carc, language = puts[0].json
+    assert language["name"] == "carc-language"
     names = {o["name"] for o in carc["options"]}
     assert carc["name"] == "carc" and len(names) == len(carc["options"]) <= 25
     assert {"create", "join", "leave", "start", "place", "follower", "barn", "recall", "abbey",
@@ -69,7 +70,7 @@ async def test_commands_are_not_synced_again_when_unchanged(harness: BotHarness)
 
 async def test_create_posts_a_lobby_with_buttons(harness: BotHarness) -> None:
     post = assert_public_reply(await harness.command(ANA, "create", expansions="river, abbot"))
-    assert "opened Carcassonne game" in post.content and "river" in post.content
+    assert "opened Carcassonne game" in post.content and "The River" in post.content
     ids = custom_ids(post)
     assert [i.split(":")[1] for i in ids] == ["join", "start"]
 
@@ -145,4 +146,4 @@ async def test_rules_and_games_are_private(harness: BotHarness) -> None:
     assert followups(requests)[0].ephemeral and "/carc place" in followups(requests)[0].content
     await lobby(harness)
     (post,) = followups(await harness.command(ANA, "games"))
-    assert post.ephemeral and "lobby" in post.content
+    assert post.ephemeral and "waiting for players" in post.content

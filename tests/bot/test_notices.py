@@ -25,7 +25,7 @@ async def test_a_stored_command_that_could_not_be_shown_says_so(harness: BotHarn
         raise SavedNotShown("your command was saved, but the game could not be shown just "
                             "now: look at it again in a moment (do not repeat the command)")
 
-    service.begin_turn = stored_then_lost
+    service.begin_turn = stored_then_lost  # type: ignore[method-assign]
     requests = await harness.command(first, "tile")
     (answer,) = followups(requests)
     assert answer.ephemeral and "was saved" in answer.content

@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from carca_bot.bot.safe import escape
 from carca_bot.service import TurnView, User
+from carca_bot.words import square
 from tests.bot.conftest import ANA, BEN, CY, BotHarness
 from tests.bot.test_lobby import (
     assert_private_refusal,
@@ -84,7 +86,8 @@ async def test_tunnel(harness: BotHarness) -> None:
     assert_private_refusal(await harness.command(ANA, "tunnel", entrance="0,0 E", pair=1),
                            "no tunnel entrance")
     text = private(await harness.command(ANA, "tunnel", entrance="1,0 W", pair=1))
-    assert "tunnel token (pair 1) on W at 1,0" in text  # a square is x,y, not [1, 0]
+    # A square is x,y, as `carca_bot.words.square` writes it (escaped as user text is).
+    assert f"tunnel token (pair 1) on W at {escape(square((1, 0)))}" in text
 
 
 async def test_wagon_move_and_refusal(harness: BotHarness) -> None:

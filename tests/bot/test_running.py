@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,20 +57,20 @@ async def test_shutdown_finishes_commands_in_flight_and_refuses_new_ones(
     real_start = service.start
     gate = asyncio.Event()
 
-    async def slow_start(*args: object, **kwargs: object) -> object:
+    async def slow_start(*args: Any, **kwargs: Any) -> Any:
         await gate.wait()
-        return await real_start(*args, **kwargs)  # type: ignore[arg-type]
+        return await real_start(*args, **kwargs)
 
     service.start = slow_start  # type: ignore[method-assign]
     start = len(harness.fake.requests)
-    harness.bot._connection.parse_interaction_create(  # type: ignore[arg-type]
-        harness.make.command(ANA, "start"))
+    harness.bot._connection.parse_interaction_create(
+        harness.make.command(ANA, "start"))  # type: ignore[arg-type]
     await asyncio.sleep(0.05)
     closing = asyncio.create_task(harness.bot.close())
     await asyncio.sleep(0.05)
     before = len(harness.fake.requests)
-    harness.bot._connection.parse_interaction_create(  # type: ignore[arg-type]
-        harness.make.command(BEN, "status"))
+    harness.bot._connection.parse_interaction_create(
+        harness.make.command(BEN, "status"))  # type: ignore[arg-type]
     refused = (await harness.fake.wait_for(before + 1))[before]
     assert "restarting" in refused.json["data"]["content"]
     assert not closing.done()  # still waiting for the start in flight

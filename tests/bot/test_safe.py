@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from carca_bot.bot.safe import clean, file_name, pinging, plain, safe_name, sentence
 from tests.bot.outgoing import assert_only_own_markup, assert_plain_label
@@ -26,13 +27,15 @@ def test_plain_labels_and_file_names() -> None:
 
 
 def test_pinging_names_only_users() -> None:
-    mentions = pinging("123", None, "not-a-number", 123).to_dict()
+    mentions: dict[str, Any] = dict(pinging("123", None, "not-a-number", 123).to_dict())
     assert mentions == {"parse": [], "users": [123]}
 
 
 def test_sentences_read_well() -> None:
-    assert sentence("the tile at [99, 99] fits. there is a abbot here") == (
+    assert sentence("the tile at 99,99 fits. there is a abbot here") == (
         "The tile at 99,99 fits. There is an abbot here")
+    # Squares are written by `carca_bot.words`; the bot no longer rewrites them.
+    assert sentence("at [1, 2]") == "At \\[1, 2\\]"
     assert sentence("a one-tile road") == "A one-tile road"
 
 

@@ -111,8 +111,8 @@ async def test_follower_autocomplete_and_the_figure_menu(harness: BotHarness) ->
     offered = await harness.autocomplete(first, "follower", "on", on="")
     assert {c["value"].split()[0] for c in offered} == {on for f, on in legal.deployments
                                                       if f == "follower"}
-    # Labelled with what the feature is and where: "NL: field, north edge, west half".
-    assert all(re.fullmatch(r"\w+: (city|road|field|monastery|shrine|garden), .+", c["name"])
+    # Labelled with what the feature is and where: "NL: field, north-west".
+    assert all(re.fullmatch(r"\w+: (city|road|field|monastery|shrine|garden)(, .+)?", c["name"])
                for c in offered), offered
     view = await harness.bot.service.status(place_of(harness), str(first[0]))
     spot = offered[0]["value"].split()[0]
@@ -136,7 +136,7 @@ async def test_rotate_and_undo_buttons(harness: BotHarness) -> None:
     if len(rots) > 1:
         assert f"turned {rots[1]}" in post.content
     else:  # said, not silently re-posted; the figure is still there
-        assert post.ephemeral and "only the way it lies now" in post.content
+        assert post.ephemeral and "only one way" in post.content
         after = await harness.bot.service.status(place_of(harness), str(first[0]))
         assert after.version == view.version and len(after.steps) == 2
     # Undo takes back one step at a time: the figure (kept when the rotate was refused),
@@ -213,7 +213,7 @@ async def test_rotate_says_when_the_tile_fits_only_one_way(harness: BotHarness) 
     view = await harness.bot.service.status(place_of(harness), str(first[0]))
     (post,) = followups(await harness.click(first, f"carc:rotate:{view.game_id}:"
                                                    f"{view.version}"))
-    assert post.ephemeral and "only the way it lies now" in post.content, post.content
+    assert post.ephemeral and "only one way" in post.content, post.content
     after = await harness.bot.service.status(place_of(harness), str(first[0]))
     assert after.version == view.version and after.steps == view.steps  # nothing changed
 

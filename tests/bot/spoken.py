@@ -1,0 +1,42 @@
+"""What players read, gathered from the requests the bot sent, for language checks.
+
+`shown` collects every text a player can read: message content, button labels and
+menu placeholders and options, autocomplete choices, attachment descriptions, text
+files, and thread names.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from tests.bot.fake_discord import Request
+from tests.bot.outgoing import labels, messages
+
+
+def shown(requests: Iterable[Request]) -> list[str]:
+    """Every text of these requests a player reads (not ids, not values)."""
+    texts: list[str] = []
+    requests = list(requests)
+    for _, msg in messages(requests):
+        texts.append(str(msg.get("content") or ""))
+        texts.extend(labels(msg))
+        texts.extend(str(a.get("description") or "") for a in msg.get("attachments") or [])
+    for req in requests:
+        data = req.json if isinstance(req.json, dict) else {}
+        if req.path.endswith("/callback") and data.get("type") == 8:  # autocomplete
+            texts.extend(c["name"] for c in data["data"]["choices"])
+        if req.path.endswith("/threads") and req.method == "POST":
+            texts.append(str(data.get("name", "")))
+        for part in req.files:
+            if (part.filename or "").endswith(".txt"):
+                texts.append(part.data.decode())
+            elif part.name == "payload_json":
+                body = json.loads(part.data)
+                texts.append(str(body.get("content") or ""))
+                texts.extend(labels(body))
+                texts.extend(str(a.get("description") or "")
+                             for a in body.get("attachments") or [])
+    return [t for t in texts if t]
+
+
