@@ -12,13 +12,11 @@ are thin wrappers over `push` that check the player too; `apply` plays a whole
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple
 
-from carca_bot.engine import steps, supply
+from carca_bot.engine import spots, steps, supply
 from carca_bot.engine.board import Board
-from carca_bot.engine.catalogue import Kind, catalogue
+from carca_bot.engine.catalogue import Kind, TileType, catalogue
 from carca_bot.engine.checks import placement_problem
 from carca_bot.engine.deploying import deploy_problem
 from carca_bot.engine.errors import IllegalMove
@@ -52,16 +50,11 @@ from carca_bot.engine.phase import Figure, PendingWagon, Phase, TokenSpot, Turn
 from carca_bot.engine.placement import fits_of, rotations_fitting
 from carca_bot.engine.rules import active
 from carca_bot.engine.setup import Setup
+from carca_bot.engine.spots import Placement
 
 __all__ = ["Deployment", "Game", "Phase", "Placement", "Turn"]
 
 Deployment = Deploy  # the older name of a figure choice
-
-
-@dataclass(frozen=True, slots=True)
-class Placement:
-    pos: Pos
-    rot: int  # quarter turns
 
 
 class Frame(NamedTuple):
@@ -87,10 +80,6 @@ class Frame(NamedTuple):
     rest: tuple[tuple[int, int], tuple[PendingWagon, ...], tuple[int, ...]] | None
 
 
-# tile id -> square -> the PlaceTile moves (Placements) there, one per rotation
-PLACINGS: dict[str, dict[Pos, tuple[Move, ...]]] = {}
-SPOTS: dict[str, dict[Pos, tuple[Placement, ...]]] = {}
-T = TypeVar("T")
 SCORING = (EndTurn, Discard, MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd, Recall)
 NO_FIGURES = (Draw, PlaceTile, PlaceToken)  # steps that touch no hand and no figure
 # What a move's undo frame saves, by the move's class: (everything, hands and figures, tokens)
@@ -286,7 +275,21 @@ class Game:
 
     def legal_placements(self, tile: str) -> list[Placement]:
         """Every square and rotation where `tile` may be placed now."""
-        return self._cached(tile, SPOTS, lambda pos, rot: Placement(pos, rot))
+        tile_type = self.catalogue[tile]
+        if self._edges_decide(tile_type):
+            return spots.placements(tile_type, self.board.frontier)
+        return [Placement(pos, rot) for pos, rot in self._spots(tile)]
+
+    def _edges_decide(self, tile_type: TileType) -> bool:
+        """Whether matching edges alone decide where `tile_type` may lie.
+
+        Not for a river tile (the river's course), nor for a tile with a building
+        once one is out in a game with the Cult (its one-pair limit, `cult_problem`).
+        """
+        if tile_type.is_river:
+            return False
+        return tile_type.shapes[0].building is None or not self.board.buildings \
+            or not self.setup.has("cult")
 
     def _spots(self, tile: str) -> list[tuple[Pos, int]]:
         """(square, quarter turns) where `tile` may lie, squares in frontier order."""
@@ -317,39 +320,11 @@ class Game:
         return result
 
     def _placings(self, tile: str) -> list[Move]:
-        """`_spots` as `PlaceTile` moves."""
-        return self._cached(tile, PLACINGS, lambda pos, rot: placing(tile, pos, rot))
-
-    def _cached(self, tile: str, caches: dict[str, dict[Pos, tuple[T, ...]]],
-                make: Callable[[Pos, int], T]) -> list[T]:
-        """`_spots` made into objects, shared: one per tile, square and rotation.
-
-        A square's rotations depend only on the tile and the letters around it
-        (`fits_of`), except for the river's course and the Cult's limit, which are
-        checked afresh.
-        """
+        """`legal_placements` as `PlaceTile` moves."""
         tile_type = self.catalogue[tile]
-        building = tile_type.shapes[0].building
-        if tile_type.is_river or (building is not None and self.board.buildings
-                                  and self.setup.has("cult")):
-            return [make(pos, rot) for pos, rot in self._spots(tile)]
-        cache = caches.get(tile)
-        if cache is None or len(cache) > 20_000:  # bounded in a long-running process
-            cache = caches[tile] = {}
-        fits = fits_of(tile_type)
-        turns = range(len(tile_type.shapes))
-        result: list[T] = []
-        for pos, key in self.board.frontier.items():
-            rots = fits.get(key)
-            if rots is None:
-                rots = rotations_fitting(tile_type, key)
-            if not rots:
-                continue
-            made = cache.get(pos)
-            if made is None:
-                made = cache[pos] = tuple([make(pos, rot) for rot in turns])
-            result.extend(map(made.__getitem__, rots))
-        return result
+        if self._edges_decide(tile_type):
+            return spots.place_tiles(tile_type, self.board.frontier)
+        return [placing(tile, pos, rot) for pos, rot in self._spots(tile)]
 
     def fits_somewhere(self, tile: str) -> bool:
         tile_type = self.catalogue[tile]

@@ -98,7 +98,7 @@ def place_tile(game: GameState, player: int, tile: str, pos: tuple[int, int], ro
         game.river.advance(pos, shape)
     touched = game.board.place(pos, shape)
     game.last_placed = (pos, player)
-    game.turn = Turn(player, tile, pos, rot, tuple(touched))
+    game.turn = Turn(player, tile, pos, rot, touched)
     game.phase = Phase.PLACED
 
 
