@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.geometry import Pos
 from carca_bot.engine.phase import Phase, Turn
-from carca_bot.engine.placement import edge_problem
+from carca_bot.engine.placement import edge_problem, rotations_fitting
 
 if TYPE_CHECKING:
     from carca_bot.engine.state import GameState
@@ -39,12 +39,18 @@ def placed_turn(game: GameState, player: int) -> Turn:
 
 
 def placement_problem(game: GameState, tile: str, pos: Pos, rot: int) -> IllegalMove | None:
-    """Why `tile` may not lie at `pos` turned `rot`: its edges, then the expansions' hooks."""
-    shape = game.catalogue.shape(tile, rot)
-    problem = edge_problem(game.board, pos, shape)
-    if problem is not None:
-        return problem
+    """Why `tile` may not lie at `pos` turned `rot`: its edges, then the expansions' hooks.
+
+    The edges are first asked of the cache `rotations_fitting` keeps; only a
+    mismatch is worked out in detail, to say which edge is wrong.
+    """
     tile_type = game.catalogue[tile]
+    shape = tile_type.shapes[rot]
+    key = game.board.frontier.get(pos)
+    if key is None or rot not in rotations_fitting(tile_type, key):
+        problem = edge_problem(game.board, pos, shape)
+        if problem is not None:
+            return problem
     for rules in game.rules:
         if rules.placement is not None:
             problem = rules.placement(game, tile_type, pos, shape)

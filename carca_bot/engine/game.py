@@ -12,7 +12,7 @@ are thin wrappers over `push` that check the player too; `apply` plays a whole
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from carca_bot.engine import spots, steps, supply
 from carca_bot.engine.board import Board
@@ -80,6 +80,7 @@ class Frame(NamedTuple):
     rest: tuple[tuple[int, int], tuple[PendingWagon, ...], tuple[int, ...]] | None
 
 
+T = TypeVar("T")
 SCORING = (EndTurn, Discard, MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd, Recall)
 NO_FIGURES = (Draw, PlaceTile, PlaceToken)  # steps that touch no hand and no figure
 # What a move's undo frame saves, by the move's class: (everything, hands and figures, tokens)
@@ -88,6 +89,16 @@ _SAVES: dict[type, tuple[bool, bool, bool]] = {
            kind in SCORING or kind is PlaceToken)
     for kind in (Draw, PlaceTile, PlaceAbbey, Deploy, Recall, PlaceToken, EndTurn, Discard,
                  MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd)}
+
+
+_new_frame = tuple.__new__  # a Frame without its Python-level constructor: made at every move
+
+
+def _counter(counts: Counter[T]) -> Counter[T]:
+    """A copy of `counts`, without `Counter.update`'s Python-level loop."""
+    copied: Counter[T] = Counter()
+    dict.update(copied, counts)
+    return copied
 
 
 class Game:
@@ -145,8 +156,8 @@ class Game:
         other.tokens = [list(t) for t in self.tokens]
         other.entrances = dict(self.entrances)
         other.figures = list(self.figures)
-        other.supply = Counter(self.supply)
-        other.completed = Counter(self.completed)
+        other.supply = _counter(self.supply)
+        other.completed = _counter(self.completed)
         other.wagons = list(self.wagons)
         other.round_queue = list(self.round_queue)
         other.events = list(self.events)
@@ -163,7 +174,7 @@ class Game:
         full, figures, tokens = _SAVES.get(type(move), (True, True, True))
         tile = move.tile if isinstance(move, PlaceTile | Discard) else None
         river = self.river
-        return Frame(
+        return _new_frame(Frame, (
             move, player, self.board.mark(), (
                 self.drawn, self.king, self.robber, self.best_city, self.best_road,
                 self.current, self.phase, self.turn, self.ending, self.last_placed),
@@ -175,7 +186,7 @@ class Game:
             if tokens else None,
             tuple(self.scores) if full else None,
             ((self.completed[Kind.CITY], self.completed[Kind.ROAD]), tuple(self.wagons),
-             tuple(self.round_queue)) if full else None)
+             tuple(self.round_queue)) if full else None))
 
     def _undo(self, frame: Frame) -> None:
         self.board.undo(frame.board)
@@ -197,8 +208,9 @@ class Game:
         if frame.scores is not None:
             self.scores = list(frame.scores)
         if frame.rest is not None:
-            completed, wagons, queue = frame.rest
-            self.completed = Counter({Kind.CITY: completed[0], Kind.ROAD: completed[1]})
+            (cities, roads), wagons, queue = frame.rest
+            self.completed[Kind.CITY] = cities  # each game has its own: changed in place
+            self.completed[Kind.ROAD] = roads
             self.wagons = list(wagons)
             self.round_queue = list(queue)
 
