@@ -18,9 +18,9 @@ from typing import Any
 
 from carca_bot.engine.catalogue import Kind, Shape
 from carca_bot.engine.geometry import (
+    AROUND,
     STEP,
     Pos,
-    around,
     corner_halves,
     corner_tiles,
     facing_half,
@@ -75,11 +75,13 @@ class Plan:
     neighbour, the neighbour's facing side, my city or road segment there and
     (my field segment, the neighbour's half-edge it meets) along that edge.
     `touched`: the city and road segments, whose completion the turn checks.
+    `names`: each segment's canonical name (what a figure is deployed `on`).
     """
 
     segments: tuple[tuple[Kind, int, int, tuple[int, ...], str], ...]
     sides: tuple[tuple[int, int, int, int, int | None, tuple[tuple[int, int], ...]], ...]
     touched: tuple[int, ...]
+    names: tuple[str, ...]
 
 
 _PLANS: dict[int, tuple[Shape, Plan]] = {}
@@ -99,7 +101,7 @@ def plan_of(shape: Shape) -> Plan:
         for side, (dx, dy), facing, halves in _SIDES)
     touched = tuple(i for i, seg in enumerate(shape.segments)
                     if seg.kind is Kind.CITY or seg.kind is Kind.ROAD)
-    plan = Plan(segments, sides, touched)
+    plan = Plan(segments, sides, touched, tuple(seg.name for seg in shape.segments))
     _PLANS[id(shape)] = (shape, plan)
     return plan
 
@@ -331,12 +333,23 @@ class Board:
     # -- questions --------------------------------------------------------------
 
     def neighbours(self, pos: Pos) -> int:
-        return sum(1 for p in around(pos) if p in self.tiles)
+        x, y = pos
+        tiles = self.tiles
+        return sum([(x + dx, y + dy) in tiles for dx, dy in AROUND])
+
+    def surrounded(self, pos: Pos) -> bool:
+        """Whether all eight squares around `pos` hold a tile (`neighbours(pos) == 8`)."""
+        x, y = pos
+        tiles = self.tiles
+        for dx, dy in AROUND:  # noqa: SIM110 - a plain loop: no generator made each turn
+            if (x + dx, y + dy) not in tiles:
+                return False
+        return True
 
     def is_complete(self, node: int) -> bool:
         feat = self.feature(node)
         if feat.kind in (Kind.BUILDING, Kind.GARDEN):
-            return self.neighbours(feat.pos) == 8
+            return self.surrounded(feat.pos)
         if feat.kind is Kind.FIELD:
             return False
         return feat.open == 0

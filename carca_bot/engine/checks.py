@@ -23,11 +23,13 @@ def waiting(game: GameState) -> dict[str, object]:
 
 
 def check_turn(game: GameState, player: int, *phases: Phase) -> None:
-    if game.phase is Phase.FINISHED:
+    phase = game.phase
+    if phase is Phase.FINISHED:
         raise IllegalMove("game_over")
-    if game.phase not in phases:
+    if phase not in phases:
         raise IllegalMove("wrong_phase", **waiting(game))
-    if player != game.deciding:
+    # `game.deciding`, spelt out: this runs at every step
+    if player != (game.wagons[0].player if phase is Phase.WAGON else game.current):
         raise IllegalMove("not_your_turn", who=player, **waiting(game))
 
 

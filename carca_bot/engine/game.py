@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any, NamedTuple, TypeVar
 
 from carca_bot.engine import spots, steps, supply
-from carca_bot.engine.board import Board
+from carca_bot.engine.board import Board, plan_of
 from carca_bot.engine.catalogue import Kind, TileType, catalogue
 from carca_bot.engine.checks import placement_problem
 from carca_bot.engine.deploying import deploy_problem
@@ -81,12 +81,14 @@ class Frame(NamedTuple):
 
 
 T = TypeVar("T")
+END_TURN = EndTurn()  # immutable, so one will do
 SCORING = (EndTurn, Discard, MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd, Recall)
 NO_FIGURES = (Draw, PlaceTile, PlaceToken)  # steps that touch no hand and no figure
-# What a move's undo frame saves, by the move's class: (everything, hands and figures, tokens)
-_SAVES: dict[type, tuple[bool, bool, bool]] = {
+# What a move's undo frame saves, by the move's class: (everything, hands and figures,
+# tokens, a tile's count in the supply)
+_SAVES: dict[type, tuple[bool, bool, bool, bool]] = {
     kind: (kind in SCORING, kind in SCORING or kind not in NO_FIGURES,
-           kind in SCORING or kind is PlaceToken)
+           kind in SCORING or kind is PlaceToken, kind in (PlaceTile, Discard))
     for kind in (Draw, PlaceTile, PlaceAbbey, Deploy, Recall, PlaceToken, EndTurn, Discard,
                  MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd)}
 
@@ -136,6 +138,7 @@ class Game:
         self.frames: list[Frame] = []
         self.tile_order: tuple[str, ...] = ()  # tile ids in the supply, sorted (the draw order)
         self.river_tiles: tuple[str, ...] = ()  # river tile ids in this game's supply
+        self.tunnels = setup.pairs > 0  # whether tunnel tokens are in play
         supply.deal(self)
 
     def _starting_hand(self) -> dict[str, int]:
@@ -171,11 +174,12 @@ class Game:
                 self.current, self.phase, self.turn, self.ending, self.last_placed)
 
     def _frame(self, move: Move, player: int | None) -> Frame:
-        full, figures, tokens = _SAVES.get(type(move), (True, True, True))
-        tile = move.tile if isinstance(move, PlaceTile | Discard) else None
-        river = self.river
+        full, figures, tokens, takes_tile = _SAVES.get(type(move), (True, True, True, True))
+        tile = move.tile if takes_tile and isinstance(move, PlaceTile | Discard) else None
+        tokens = tokens and self.tunnels  # without the Tunnel, tokens never change
+        river, board = self.river, self.board
         return _new_frame(Frame, (
-            move, player, self.board.mark(), (
+            move, player, (len(board.log), len(board.parent)), (
                 self.drawn, self.king, self.robber, self.best_city, self.best_road,
                 self.current, self.phase, self.turn, self.ending, self.last_placed),
             None if tile is None else (tile, self.supply[tile]),
@@ -385,16 +389,16 @@ class Game:
             return []
         board = self.board
         placed = board.tiles[turn.pos]
-        segments = [("C", placed.nodes[0])] if placed.shape is None else \
-            [(s.name, n) for s, n in zip(placed.shape.segments, placed.nodes, strict=True)]
+        names = ("C",) if placed.shape is None else plan_of(placed.shape).names
         find, features = board.find, board.features
         occupied = {find(f.node) for f in self.figures}
-        kinds = []
-        for name, node in segments:
+        free: list[tuple[str, Kind]] = []  # segments with nobody on their feature
+        for name, node in zip(names, placed.nodes, strict=True):
             root = find(node)
-            feat = features[root]
-            assert feat is not None
-            kinds.append((name, feat.kind, root in occupied))
+            if root not in occupied:
+                feat = features[root]
+                assert feat is not None
+                free.append((name, feat.kind))
         hand = self.hand[turn.player]
         result: list[Deploy] = []
         for figure in FIGURES:
@@ -405,8 +409,9 @@ class Game:
                               if deploy_problem(self, turn, figure, on)[0] is None)
                 continue
             allowed = ALLOWED_ON[figure]
-            result.extend(deploying(figure, name) for name, kind, taken in kinds
-                          if not taken and kind in allowed)
+            for name, kind in free:
+                if kind in allowed:
+                    result.append(deploying(figure, name))
         return result
 
     def _abbot(self, player: int) -> Figure | None:
@@ -451,12 +456,12 @@ class Game:
         """
         phase = self.phase
         if phase is Phase.PLACED:
-            moves: list[Move] = []
-            moves.extend(self.legal_deployments())
+            moves: list[Move] = [*self.legal_deployments()]
             if self.can_recall():
                 moves.append(Recall())
-            moves.extend(PlaceToken(s.pos, s.on, s.pair) for s in self.legal_tokens())
-            moves.append(EndTurn())
+            if self.setup.pairs:
+                moves.extend(PlaceToken(s.pos, s.on, s.pair) for s in self.legal_tokens())
+            moves.append(END_TURN)
             return moves
         if phase is Phase.TILE:
             if tile is not None:

@@ -6,6 +6,7 @@ import random
 import threading
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Sequence
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
@@ -68,7 +69,9 @@ def drawable(game: GameState) -> list[str]:
 def draw(game: GameState) -> str:
     """The next tile, fixed by the seed and how many tiles were taken before it."""
     supply = game.supply
-    kinds = drawable(game) if river.in_river_phase(game) else game.tile_order
+    kinds: Sequence[str] = game.tile_order  # zero counts never win the pick below
+    if river.in_river_phase(game):
+        kinds = river.drawable(game, [t for t in game.river_tiles if supply[t] > 0])
     running = list(accumulate(map(supply.__getitem__, kinds)))
     total = running[-1] if running else 0
     if not total:

@@ -68,7 +68,7 @@ class TurnScorer:
             if square not in buildings and square not in gardens:
                 continue
             placed = board.tiles.get(square)
-            if placed is None or board.neighbours(square) < 8:
+            if placed is None or not board.surrounded(square):
                 continue
             if square in buildings:
                 roots.append(board.find(board.building_node(square)))
