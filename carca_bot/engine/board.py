@@ -14,7 +14,7 @@ and `copy()` is a handful of shallow list and dict copies.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from carca_bot.engine.catalogue import Kind, Shape
 from carca_bot.engine.geometry import (
@@ -33,12 +33,12 @@ OPEN = "."  # no neighbour on that side
 ANY = "*"  # an abbey's wall: matches anything
 
 
-@dataclass(slots=True)
-class Feature:
+class Feature(NamedTuple):
     """What we know of a whole feature; lives on its union-find root.
 
-    Never changed once made (not frozen only because frozen records are slower to
-    make): the board replaces the record instead, which is what makes undo cheap.
+    Immutable: the board replaces the record instead, which is what makes undo
+    cheap. A named tuple because several are made at every placement, and the
+    hot paths make them with `_feature` (no Python-level constructor).
     """
 
     kind: Kind
@@ -49,6 +49,8 @@ class Feature:
     building: str = ""  # monastery, shrine or abbey
     pos: Pos = (0, 0)  # buildings and gardens: their square
 
+
+_feature = tuple.__new__  # _feature(Feature, (kind, tiles, open, pennants, cities, building, pos))
 
 # Undo log entries: (SET_NODE, node, parent, feature) restores one node's entries;
 # (DEL_TILE, pos) lifts a tile; (SET_FRONTIER, square, key or None) restores the frontier.
@@ -182,8 +184,7 @@ class Board:
         root = self.find(node)
         f = self.features[root]
         assert f is not None
-        self._set(root, Feature(f.kind, f.tiles, f.open - edges, f.pennants, f.cities,
-                                f.building, f.pos))
+        self._set(root, f._replace(open=f.open - edges))
 
     # -- union-find -------------------------------------------------------------
 
@@ -216,8 +217,8 @@ class Board:
             if closed:
                 if a < fresh:
                     log.append((SET_NODE, a, a, fa))
-                features[a] = Feature(fa.kind, fa.tiles, fa.open - closed, fa.pennants,
-                                      fa.cities, fa.building, fa.pos)
+                features[a] = _feature(Feature, (fa.kind, fa.tiles, fa.open - closed,
+                                                 fa.pennants, fa.cities, fa.building, fa.pos))
             return a
         fb = features[b]
         assert fb is not None
@@ -229,9 +230,9 @@ class Board:
             log.append((SET_NODE, a, a, fa))
         parent[b] = a
         features[b] = None
-        features[a] = Feature(fa.kind, fa.tiles | fb.tiles, fa.open + fb.open - closed,
-                              fa.pennants + fb.pennants, fa.cities + fb.cities, fa.building,
-                              fa.pos)
+        features[a] = _feature(Feature, (fa.kind, fa.tiles | fb.tiles, fa.open + fb.open - closed,
+                                         fa.pennants + fb.pennants, fa.cities + fb.cities,
+                                         fa.building, fa.pos))
         return a
 
     def _new_node(self, feat: Feature, pos: Pos, index: int) -> int:
@@ -253,9 +254,9 @@ class Board:
         parent.extend(range(first, first + count))
         location.extend([(pos, i) for i in range(count)])
         for kind, open_edges, pennants, cities, building in plan.segments:
-            features.append(Feature(kind, square, open_edges, pennants,
-                                    tuple([first + c for c in cities]) if cities else (),
-                                    building, pos))
+            features.append(_feature(Feature, (
+                kind, square, open_edges, pennants,
+                tuple([first + c for c in cities]) if cities else (), building, pos)))
         tiles, frontier, log = self.tiles, self.frontier, self.log
         log.append((SET_FRONTIER, pos, frontier.pop(pos, None)))
         x, y = pos

@@ -67,7 +67,7 @@ class Frame(NamedTuple):
 
     move: Move
     player: int | None
-    board: tuple[int, int]
+    board: tuple[int, int] | None  # None: the move changes nothing (`Draw`)
     counters: tuple[Any, ...]  # see Game._counters
     supply: tuple[str, int] | None
     river: tuple[tuple[Pos, int] | None, int]
@@ -77,7 +77,7 @@ class Frame(NamedTuple):
     figures: tuple[Figure, ...] | None
     tokens: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, tuple[int, int]], ...]] | None
     scores: tuple[int, ...] | None
-    rest: tuple[tuple[int, int], tuple[PendingWagon, ...], tuple[int, ...]] | None
+    rest: tuple[Counter[Kind], tuple[PendingWagon, ...], tuple[int, ...]] | None
 
 
 T = TypeVar("T")
@@ -124,7 +124,7 @@ class Game:
         self.robber: int | None = None
         self.best_city = 0
         self.best_road = 0
-        self.completed = Counter[Kind]()
+        self.completed = Counter[Kind]()  # replaced when it changes, never changed in place
         self.current = 0
         self.phase = Phase.TILE
         self.turn: Turn | None = None
@@ -160,7 +160,7 @@ class Game:
         other.entrances = dict(self.entrances)
         other.figures = list(self.figures)
         other.supply = _counter(self.supply)
-        other.completed = _counter(self.completed)
+        other.completed = self.completed  # never changed in place: shared
         other.wagons = list(self.wagons)
         other.round_queue = list(self.round_queue)
         other.events = list(self.events)
@@ -174,6 +174,9 @@ class Game:
                 self.current, self.phase, self.turn, self.ending, self.last_placed)
 
     def _frame(self, move: Move, player: int | None) -> Frame:
+        if type(move) is Draw:  # only checks that a tile may be drawn
+            return _new_frame(Frame, (move, player, None, (), None, (None, 0), 0, 0, None, None,
+                                      None, None, None))
         full, figures, tokens, takes_tile = _SAVES.get(type(move), (True, True, True, True))
         tile = move.tile if takes_tile and isinstance(move, PlaceTile | Discard) else None
         tokens = tokens and self.tunnels  # without the Tunnel, tokens never change
@@ -189,10 +192,11 @@ class Game:
             (tuple([tuple(t) for t in self.tokens]), tuple(self.entrances.items()))
             if tokens else None,
             tuple(self.scores) if full else None,
-            ((self.completed[Kind.CITY], self.completed[Kind.ROAD]), tuple(self.wagons),
-             tuple(self.round_queue)) if full else None))
+            (self.completed, tuple(self.wagons), tuple(self.round_queue)) if full else None))
 
     def _undo(self, frame: Frame) -> None:
+        if frame.board is None:
+            return
         self.board.undo(frame.board)
         (self.drawn, self.king, self.robber, self.best_city, self.best_road, self.current,
          self.phase, self.turn, self.ending, self.last_placed) = frame.counters
@@ -212,9 +216,7 @@ class Game:
         if frame.scores is not None:
             self.scores = list(frame.scores)
         if frame.rest is not None:
-            (cities, roads), wagons, queue = frame.rest
-            self.completed[Kind.CITY] = cities  # each game has its own: changed in place
-            self.completed[Kind.ROAD] = roads
+            self.completed, wagons, queue = frame.rest
             self.wagons = list(wagons)
             self.round_queue = list(queue)
 
@@ -391,14 +393,18 @@ class Game:
         placed = board.tiles[turn.pos]
         names = ("C",) if placed.shape is None else plan_of(placed.shape).names
         find, features = board.find, board.features
-        occupied = {find(f.node) for f in self.figures}
+        occupied: set[int] | None = None  # roots with a figure, worked out when needed
         free: list[tuple[str, Kind]] = []  # segments with nobody on their feature
         for name, node in zip(names, placed.nodes, strict=True):
             root = find(node)
-            if root not in occupied:
-                feat = features[root]
-                assert feat is not None
-                free.append((name, feat.kind))
+            feat = features[root]
+            assert feat is not None
+            if len(feat.tiles) > 1:  # a feature of this tile alone has nobody on it yet
+                if occupied is None:
+                    occupied = {find(f.node) for f in self.figures}
+                if root in occupied:
+                    continue
+            free.append((name, feat.kind))
         hand = self.hand[turn.player]
         result: list[Deploy] = []
         for figure in FIGURES:
