@@ -47,7 +47,7 @@ from carca_bot.engine.moves import (
     placing,
 )
 from carca_bot.engine.phase import Figure, PendingWagon, Phase, TokenSpot, Turn
-from carca_bot.engine.placement import fits_of, rotations_fitting
+from carca_bot.engine.placement import rotations_fitting
 from carca_bot.engine.rules import active
 from carca_bot.engine.setup import Setup
 from carca_bot.engine.spots import Placement
@@ -326,11 +326,8 @@ class Game:
         building = tile_type.shapes[0].building
         cult = building is not None and bool(self.board.buildings) and self.setup.has("cult")
         what = "" if building is None else tile_type.shapes[0].segments[building].building
-        fits = fits_of(tile_type)
         for pos, key in frontier.items():
-            rots = fits.get(key)
-            if rots is None:
-                rots = rotations_fitting(tile_type, key)
+            rots = rotations_fitting(tile_type, key)
             if not rots or (cult and cult_problem(self.board, pos, what) is not None):
                 continue
             for rot in rots:
@@ -392,18 +389,16 @@ class Game:
         board = self.board
         placed = board.tiles[turn.pos]
         names = ("C",) if placed.shape is None else plan_of(placed.shape).names
-        find, features = board.find, board.features
-        occupied: set[int] | None = None  # roots with a figure, worked out when needed
+        find, features, figures = board.find, board.features, self.figures
         free: list[tuple[str, Kind]] = []  # segments with nobody on their feature
         for name, node in zip(names, placed.nodes, strict=True):
             root = find(node)
             feat = features[root]
             assert feat is not None
-            if len(feat.tiles) > 1:  # a feature of this tile alone has nobody on it yet
-                if occupied is None:
-                    occupied = {find(f.node) for f in self.figures}
-                if root in occupied:
-                    continue
+            tiles = feat.tiles
+            # A figure stands on a square of its feature, and none on this tile yet.
+            if len(tiles) > 1 and any(f.pos in tiles and find(f.node) == root for f in figures):
+                continue
             free.append((name, feat.kind))
         hand = self.hand[turn.player]
         result: list[Deploy] = []

@@ -31,18 +31,22 @@ class Placement:
 
 
 class Row(dict[Pos, T], Generic[T]):
-    """Square -> the move placing one tile in one rotation there, made when first asked."""
+    """Square -> the move placing one tile in one rotation there, made when first asked.
+
+    Squares are asked afresh as games spread over the plane, so making a move
+    is on the hot path too: `make` is given the row (see `_place_tile`).
+    """
 
     __slots__ = ("make", "rot", "tile")
 
-    def __init__(self, make: Callable[[str, Pos, int], T], tile: str, rot: int) -> None:
+    def __init__(self, make: Callable[[Row[T], Pos], T], tile: str, rot: int) -> None:
         super().__init__()
         self.make, self.tile, self.rot = make, tile, rot
 
     def __missing__(self, pos: Pos) -> T:
         if len(self) > LIMIT:
             self.clear()
-        made = self[pos] = self.make(self.tile, pos, self.rot)
+        made = self[pos] = self.make(self, pos)
         return made
 
 
@@ -51,7 +55,7 @@ class Fits(dict[str, tuple[Row[T], ...]], Generic[T]):
 
     __slots__ = ("rows", "tile")
 
-    def __init__(self, tile: TileType, make: Callable[[str, Pos, int], T]) -> None:
+    def __init__(self, tile: TileType, make: Callable[[Row[T], Pos], T]) -> None:
         super().__init__()
         self.tile = tile
         self.rows = tuple(Row(make, tile.id, rot) for rot in range(len(tile.shapes)))
@@ -61,12 +65,31 @@ class Fits(dict[str, tuple[Row[T], ...]], Generic[T]):
         return rows
 
 
-def _place_tile(tile: str, pos: Pos, rot: int) -> Move:
-    return PlaceTile(tile, pos, rot)
+# `PlaceTile(tile, pos, rot)` without the frozen dataclass's __init__, which sets each
+# field through object.__setattr__: the slots are filled directly, for the same object
+# (equal, same hash) in well under the time. PlaceTile has no __post_init__ to skip;
+# nor has Placement, made the same way.
+_new = object.__new__
+_SET_TILE, _SET_POS, _SET_ROT = (PlaceTile.__dict__[name].__set__
+                                 for name in ("tile", "pos", "rot"))
 
 
-def _placement(tile: str, pos: Pos, rot: int) -> Placement:
-    return Placement(pos, rot)
+def _place_tile(row: Row[Move], pos: Pos) -> Move:
+    move = _new(PlaceTile)
+    _SET_TILE(move, row.tile)
+    _SET_POS(move, pos)
+    _SET_ROT(move, row.rot)
+    return move
+
+
+_SET_AT, _SET_TURNS = (Placement.__dict__[name].__set__ for name in ("pos", "rot"))
+
+
+def _placement(row: Row[Placement], pos: Pos) -> Placement:
+    spot = _new(Placement)
+    _SET_AT(spot, pos)
+    _SET_TURNS(spot, row.rot)
+    return spot
 
 
 # Per catalogue tile (AM12 differs with the Tunnel, so keyed by the TileType itself).
@@ -75,7 +98,7 @@ _PLACEMENTS: dict[int, tuple[TileType, Fits[Placement]]] = {}
 
 
 def _fits(tables: dict[int, tuple[TileType, Fits[T]]], tile: TileType,
-          make: Callable[[str, Pos, int], T]) -> Fits[T]:
+          make: Callable[[Row[T], Pos], T]) -> Fits[T]:
     entry = tables.get(id(tile))
     if entry is None or entry[0] is not tile:
         entry = tables[id(tile)] = (tile, Fits(tile, make))
