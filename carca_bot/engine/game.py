@@ -81,7 +81,7 @@ class Frame(NamedTuple):
 
 
 T = TypeVar("T")
-END_TURN = EndTurn()  # immutable, so one will do
+END_TURN, DRAW = EndTurn(), Draw()  # immutable, so one of each will do
 SCORING = (EndTurn, Discard, MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd, Recall)
 NO_FIGURES = (Draw, PlaceTile, PlaceToken)  # steps that touch no hand and no figure
 # What a move's undo frame saves, by the move's class: (everything, hands and figures,
@@ -109,6 +109,7 @@ class Game:
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self.rules = active(setup.expansions)  # the hooks of the expansions in play
+        self.turn_hooks = any(r.turn_scoring or r.turn_end for r in self.rules)
         self.players = list(setup.players)
         self.catalogue = catalogue(tunnel=setup.has("tunnel"))
         self.board = Board()
@@ -396,10 +397,14 @@ class Game:
             feat = features[root]
             assert feat is not None
             tiles = feat.tiles
-            # A figure stands on a square of its feature, and none on this tile yet.
-            if len(tiles) > 1 and any(f.pos in tiles and find(f.node) == root for f in figures):
-                continue
-            free.append((name, feat.kind))
+            if len(tiles) > 1:  # a figure stands on a square of its feature, none here yet
+                for fig in figures:
+                    if fig.pos in tiles and find(fig.node) == root:
+                        break
+                else:
+                    free.append((name, feat.kind))
+            else:
+                free.append((name, feat.kind))
         hand = self.hand[turn.player]
         result: list[Deploy] = []
         for figure in FIGURES:
@@ -470,7 +475,7 @@ class Game:
                     return []
                 placings = self._placings(tile)
                 return placings if placings else [Discard(tile)]
-            moves = [Draw()] if self.tiles_left else []
+            moves = [DRAW] if self.tiles_left else []
             if self.hand[self.current].get("abbey", 0) > 0:
                 moves.extend(PlaceAbbey(pos) for pos in self.abbey_squares())
             return moves

@@ -39,7 +39,7 @@ from carca_bot.engine.moves import (
 )
 from carca_bot.engine.outcome import apply
 from carca_bot.engine.phase import Figure, Phase, Turn
-from carca_bot.engine.turnscore import TurnScorer
+from carca_bot.engine.turnscore import TurnScorer, completed_features
 
 if TYPE_CHECKING:
     from carca_bot.engine.state import GameState
@@ -193,7 +193,11 @@ def end_turn(game: GameState, player: int) -> None:
     """Score the turn and move on."""
     turn = placed_turn(game, player)
     game.history.append(_turn_action(game, turn))
-    apply(game, TurnScorer(game, turn).score_turn())
+    completed = completed_features(game.board, turn)
+    if completed or game.turn_hooks:
+        apply(game, TurnScorer(game, turn).score_turn(completed))
+    else:  # what scoring nothing comes to (most turns): no wagon lifted, none waits
+        game.wagons = []
     game.turn = None
     after_turn(game)
 
