@@ -21,7 +21,7 @@ from carca_bot.engine.moves import Move, PlaceTile
 from carca_bot.engine.placement import rotations_fitting
 
 T = TypeVar("T")
-LIMIT = 20_000  # squares remembered per tile and rotation: bounded in a long-running process
+LIMIT = 4096  # squares remembered per tile and rotation: bounded in a long-running process
 
 
 @dataclass(frozen=True, slots=True)
