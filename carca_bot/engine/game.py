@@ -61,16 +61,28 @@ class Frame(NamedTuple):
     """What `pop` needs to take one move back: the move and the game just before it.
 
     Steps of a turn save only what they can change (None: unchanged); the moves
-    that score (`SCORING`) save every counter. A named tuple: made once per move,
-    it is much cheaper to build than a frozen dataclass.
+    that score (`SCORING`) save every counter. One flat named tuple, made with
+    `_new_frame` (no Python-level constructor), because one is made at every move.
     """
 
     move: Move
     player: int | None
-    board: tuple[int, int] | None  # None: the move changes nothing (`Draw`)
-    counters: tuple[Any, ...]  # see Game._counters
-    supply: tuple[str, int] | None
-    river: tuple[tuple[Pos, int] | None, int]
+    log: int  # the board's `mark()`: its log's length (-1: nothing to undo, a `Draw`)
+    nodes: int  # ... and its node count
+    drawn: int
+    king: int | None
+    robber: int | None
+    best_city: int
+    best_road: int
+    current: int
+    phase: Phase
+    turn: Turn | None
+    ending: bool
+    last_placed: tuple[Pos, int] | None
+    tile: str | None  # the tile taken from the supply, and how many were left before
+    left: int
+    river_end: tuple[Pos, int] | None
+    river_turns: int
     events: int
     history: int
     hand: tuple[tuple[tuple[str, int], ...], ...] | None
@@ -94,6 +106,7 @@ _SAVES: dict[type, tuple[bool, bool, bool, bool]] = {
 
 
 _new_frame = tuple.__new__  # a Frame without its Python-level constructor: made at every move
+_NOTHING = (0,) * (len(Frame._fields) - 3)  # the rest of a Draw's frame: never read
 
 
 def _counter(counts: Counter[T]) -> Counter[T]:
@@ -170,24 +183,19 @@ class Game:
         other.frames = list(self.frames) if stack else []
         return other
 
-    def _counters(self) -> tuple[Any, ...]:
-        return (self.drawn, self.king, self.robber, self.best_city, self.best_road,
-                self.current, self.phase, self.turn, self.ending, self.last_placed)
-
     def _frame(self, move: Move, player: int | None) -> Frame:
         if type(move) is Draw:  # only checks that a tile may be drawn
-            return _new_frame(Frame, (move, player, None, (), None, (None, 0), 0, 0, None, None,
-                                      None, None, None))
+            return _new_frame(Frame, (move, player, -1, *_NOTHING))
         full, figures, tokens, takes_tile = _SAVES.get(type(move), (True, True, True, True))
         tile = move.tile if takes_tile and isinstance(move, PlaceTile | Discard) else None
         tokens = tokens and self.tunnels  # without the Tunnel, tokens never change
         river, board = self.river, self.board
         return _new_frame(Frame, (
-            move, player, (len(board.log), len(board.parent)), (
-                self.drawn, self.king, self.robber, self.best_city, self.best_road,
-                self.current, self.phase, self.turn, self.ending, self.last_placed),
-            None if tile is None else (tile, self.supply[tile]),
-            (river.open_end, len(river.turns)), len(self.events), len(self.history),
+            move, player, len(board.log), len(board.parent),
+            self.drawn, self.king, self.robber, self.best_city, self.best_road,
+            self.current, self.phase, self.turn, self.ending, self.last_placed,
+            tile, 0 if tile is None else self.supply[tile],
+            river.open_end, len(river.turns), len(self.events), len(self.history),
             tuple([tuple(h.items()) for h in self.hand]) if figures else None,
             tuple(self.figures) if figures else None,
             (tuple([tuple(t) for t in self.tokens]), tuple(self.entrances.items()))
@@ -196,28 +204,29 @@ class Game:
             (self.completed, tuple(self.wagons), tuple(self.round_queue)) if full else None))
 
     def _undo(self, frame: Frame) -> None:
-        if frame.board is None:
+        if frame.log < 0:  # a Draw: nothing to take back
             return
-        self.board.undo(frame.board)
-        (self.drawn, self.king, self.robber, self.best_city, self.best_road, self.current,
-         self.phase, self.turn, self.ending, self.last_placed) = frame.counters
-        if frame.supply is not None:
-            self.supply[frame.supply[0]] = frame.supply[1]
-        self.river.open_end = frame.river[0]
-        del self.river.turns[frame.river[1]:]
-        del self.events[frame.events:]
-        del self.history[frame.history:]
-        if frame.hand is not None:
-            self.hand = [dict(h) for h in frame.hand]
-        if frame.figures is not None:
-            self.figures = list(frame.figures)
-        if frame.tokens is not None:
-            self.tokens = [list(t) for t in frame.tokens[0]]
-            self.entrances = dict(frame.tokens[1])
-        if frame.scores is not None:
-            self.scores = list(frame.scores)
-        if frame.rest is not None:
-            self.completed, wagons, queue = frame.rest
+        (_, _, log, nodes, self.drawn, self.king, self.robber, self.best_city, self.best_road,
+         self.current, self.phase, self.turn, self.ending, self.last_placed, tile, count,
+         open_end, turns, events, history, hand, figures, tokens, scores, rest) = frame
+        self.board.undo((log, nodes))
+        if tile is not None:
+            self.supply[tile] = count
+        self.river.open_end = open_end
+        del self.river.turns[turns:]
+        del self.events[events:]
+        del self.history[history:]
+        if hand is not None:
+            self.hand = [dict(h) for h in hand]
+        if figures is not None:
+            self.figures = list(figures)
+        if tokens is not None:
+            self.tokens = [list(t) for t in tokens[0]]
+            self.entrances = dict(tokens[1])
+        if scores is not None:
+            self.scores = list(scores)
+        if rest is not None:
+            self.completed, wagons, queue = rest
             self.wagons = list(wagons)
             self.round_queue = list(queue)
 
