@@ -14,13 +14,13 @@ and `copy()` is a handful of shallow list and dict copies.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from carca_bot.engine.catalogue import Kind, Shape
 from carca_bot.engine.geometry import (
+    AROUND,
     STEP,
     Pos,
-    around,
     corner_halves,
     corner_tiles,
     facing_half,
@@ -33,12 +33,12 @@ OPEN = "."  # no neighbour on that side
 ANY = "*"  # an abbey's wall: matches anything
 
 
-@dataclass(slots=True)
-class Feature:
+class Feature(NamedTuple):
     """What we know of a whole feature; lives on its union-find root.
 
-    Never changed once made (not frozen only because frozen records are slower to
-    make): the board replaces the record instead, which is what makes undo cheap.
+    Immutable: the board replaces the record instead, which is what makes undo
+    cheap. A named tuple because several are made at every placement, and the
+    hot paths make them with `_feature` (no Python-level constructor).
     """
 
     kind: Kind
@@ -50,6 +50,8 @@ class Feature:
     pos: Pos = (0, 0)  # buildings and gardens: their square
 
 
+_feature = tuple.__new__  # _feature(Feature, (kind, tiles, open, pennants, cities, building, pos))
+
 # Undo log entries: (SET_NODE, node, parent, feature) restores one node's entries;
 # (DEL_TILE, pos) lifts a tile; (SET_FRONTIER, square, key or None) restores the frontier.
 SET_NODE, DEL_TILE, SET_FRONTIER = 0, 1, 2
@@ -59,6 +61,51 @@ _SIDES = tuple(
     (side, STEP[side], opposite(side),
      tuple((half, facing_half(half)) for half in (2 * side, 2 * side + 1)))
     for side in range(4))
+
+
+# The frontier key of a square whose only neighbour so far shows `letter` on `facing`.
+FRESH_KEYS = tuple({letter: OPEN * facing + letter + OPEN * (3 - facing) for letter in "CRFW*"}
+                   for facing in range(4))
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What placing one shape takes, worked out once per shape (`plan_of`).
+
+    `segments`: per segment, its new feature's kind, open edges, pennants, city
+    segments touched (fields) and building. `sides`: per side, the step to the
+    neighbour, the neighbour's facing side, my city or road segment there and
+    (my field segment, the neighbour's half-edge it meets) along that edge.
+    `touched`: the city and road segments, whose completion the turn checks.
+    `names`: each segment's canonical name (what a figure is deployed `on`).
+    """
+
+    segments: tuple[tuple[Kind, int, int, tuple[int, ...], str], ...]
+    sides: tuple[tuple[int, int, int, int, int | None, tuple[tuple[int, int], ...]], ...]
+    touched: tuple[int, ...]
+    names: tuple[str, ...]
+
+
+_PLANS: dict[int, tuple[Shape, Plan]] = {}
+
+
+def plan_of(shape: Shape) -> Plan:
+    """The `Plan` of a shape, made on first use (catalogues live as long as the process)."""
+    entry = _PLANS.get(id(shape))
+    if entry is not None and entry[0] is shape:
+        return entry[1]
+    segments = tuple((seg.kind, len(seg.sides) + seg.tunnel, seg.pennants, seg.cities,
+                      seg.building) for seg in shape.segments)
+    sides = tuple(
+        (side, dx, dy, facing, shape.side_segment[side],
+         tuple((a, their_half) for half, their_half in halves
+               if (a := shape.half_segment[half]) is not None))
+        for side, (dx, dy), facing, halves in _SIDES)
+    touched = tuple(i for i, seg in enumerate(shape.segments)
+                    if seg.kind is Kind.CITY or seg.kind is Kind.ROAD)
+    plan = Plan(segments, sides, touched, tuple(seg.name for seg in shape.segments))
+    _PLANS[id(shape)] = (shape, plan)
+    return plan
 
 
 @dataclass(slots=True)
@@ -137,8 +184,7 @@ class Board:
         root = self.find(node)
         f = self.features[root]
         assert f is not None
-        self._set(root, Feature(f.kind, f.tiles, f.open - edges, f.pennants, f.cities,
-                                f.building, f.pos))
+        self._set(root, f._replace(open=f.open - edges))
 
     # -- union-find -------------------------------------------------------------
 
@@ -153,20 +199,41 @@ class Board:
         assert feat is not None
         return feat
 
-    def _union(self, a: int, b: int) -> int:
-        ra, rb = self.find(a), self.find(b)
-        if ra == rb:
-            return ra
-        fa, fb = self.features[ra], self.features[rb]
-        assert fa is not None and fb is not None
+    def _join(self, a: int, b: int, closed: int, fresh: int) -> int:
+        """Merge the features of `a` and `b` and take `closed` open edges off; the root.
+
+        Nodes from `fresh` on were made by the placement under way: their old
+        entries need no log, as undo cuts them off anyway.
+        """
+        parent, features = self.parent, self.features
+        while parent[a] != a:
+            a = parent[a]
+        while parent[b] != b:
+            b = parent[b]
+        fa = features[a]
+        assert fa is not None
+        log = self.log
+        if a == b:
+            if closed:
+                if a < fresh:
+                    log.append((SET_NODE, a, a, fa))
+                features[a] = _feature(Feature, (fa.kind, fa.tiles, fa.open - closed,
+                                                 fa.pennants, fa.cities, fa.building, fa.pos))
+            return a
+        fb = features[b]
+        assert fb is not None
         if len(fa.tiles) < len(fb.tiles):
-            ra, rb, fa, fb = rb, ra, fb, fa
-        self._set(rb, None)
-        self.parent[rb] = ra
-        self._set(ra, Feature(fa.kind, fa.tiles | fb.tiles, fa.open + fb.open,
-                              fa.pennants + fb.pennants, fa.cities + fb.cities, fa.building,
-                              fa.pos))
-        return ra
+            a, b, fa, fb = b, a, fb, fa
+        if b < fresh:
+            log.append((SET_NODE, b, b, fb))
+        if a < fresh:
+            log.append((SET_NODE, a, a, fa))
+        parent[b] = a
+        features[b] = None
+        features[a] = _feature(Feature, (fa.kind, fa.tiles | fb.tiles, fa.open + fb.open - closed,
+                                         fa.pennants + fb.pennants, fa.cities + fb.cities,
+                                         fa.building, fa.pos))
+        return a
 
     def _new_node(self, feat: Feature, pos: Pos, index: int) -> int:
         node = len(self.parent)
@@ -177,51 +244,56 @@ class Board:
 
     # -- placing ----------------------------------------------------------------
 
-    def place(self, pos: Pos, shape: Shape) -> list[int]:
+    def place(self, pos: Pos, shape: Shape) -> tuple[int, ...]:
         """Put a tile down and merge it; returns its city and road nodes to check."""
-        first = len(self.parent)
-        square = frozenset((pos,))
+        plan = plan_of(shape)
         parent, features, location = self.parent, self.features, self.location
-        for i, seg in enumerate(shape.segments):
-            node = first + i
-            parent.append(node)
-            features.append(Feature(seg.kind, square, len(seg.sides) + seg.tunnel,
-                                    seg.pennants, tuple(first + c for c in seg.cities),
-                                    seg.building, pos))
-            location.append((pos, i))
-        tiles = self.tiles
+        first = len(parent)
+        count = len(plan.segments)
+        square = frozenset((pos,))
+        parent.extend(range(first, first + count))
+        location.extend([(pos, i) for i in range(count)])
+        for kind, open_edges, pennants, cities, building in plan.segments:
+            features.append(_feature(Feature, (
+                kind, square, open_edges, pennants,
+                tuple([first + c for c in cities]) if cities else (), building, pos)))
+        tiles, frontier, log = self.tiles, self.frontier, self.log
+        log.append((SET_FRONTIER, pos, frontier.pop(pos, None)))
         x, y = pos
-        side_segment, half_segment = shape.side_segment, shape.half_segment
-        for side, (dx, dy), facing, halves in _SIDES:
-            other = tiles.get((x + dx, y + dy))
-            if other is None:
+        edges = shape.edges
+        join = self._join
+        for side, dx, dy, facing, mine, halves in plan.sides:
+            square_there = (x + dx, y + dy)
+            other = tiles.get(square_there)
+            if other is None:  # open: the square there now sees this edge
+                old = frontier.get(square_there)
+                log.append((SET_FRONTIER, square_there, old))
+                frontier[square_there] = FRESH_KEYS[facing][edges[side]] if old is None \
+                    else old[:facing] + edges[side] + old[facing + 1:]
                 continue
-            mine = side_segment[side]
-            theirs_shape = other.shape
-            if theirs_shape is None:  # an abbey wall closes the edge without joining
+            their_shape = other.shape
+            if their_shape is None:  # an abbey wall closes the edge without joining
                 if mine is not None:
                     self._close(first + mine, 1)
                 continue
-            theirs = theirs_shape.side_segment[facing]
+            nodes = other.nodes
+            theirs = their_shape.side_segment[facing]
             if mine is not None and theirs is not None:
-                root = self._union(first + mine, other.nodes[theirs])
-                self._close(root, 2)
-            their_halves = theirs_shape.half_segment
-            for half, their_half in halves:
-                a = half_segment[half]
+                join(first + mine, nodes[theirs], 2, first)
+            their_halves = their_shape.half_segment
+            joined: tuple[int, int] | None = None
+            for a, their_half in halves:
                 b = their_halves[their_half]
-                if a is not None and b is not None:
-                    self._union(first + a, other.nodes[b])
-        count = len(shape.segments)
+                if b is not None and (a, b) != joined:
+                    join(first + a, nodes[b], 0, first)
+                    joined = (a, b)
         tiles[pos] = PlacedTile(shape.tile, shape.rot, shape, tuple(range(first, first + count)))
-        self.log.append((DEL_TILE, pos))
+        log.append((DEL_TILE, pos))
         if shape.building is not None:
             self.buildings[pos] = shape.segments[shape.building].building
         if shape.garden is not None:
             self.gardens.add(pos)
-        self._grow_frontier(pos, shape.edges)
-        return [first + i for i, seg in enumerate(shape.segments)
-                if seg.kind is Kind.CITY or seg.kind is Kind.ROAD]
+        return tuple([first + i for i in plan.touched])
 
     def place_abbey(self, pos: Pos) -> list[int]:
         """Fill a hole with an abbey; its walls close the edges around it."""
@@ -244,9 +316,7 @@ class Board:
         return closed
 
     def link_tunnel(self, a: int, b: int) -> int:
-        root = self._union(a, b)
-        self._close(root, 2)
-        return root
+        return self._join(a, b, 2, len(self.parent))
 
     def _grow_frontier(self, pos: Pos, edges: str) -> None:
         frontier, log, tiles = self.frontier, self.log, self.tiles
@@ -264,12 +334,23 @@ class Board:
     # -- questions --------------------------------------------------------------
 
     def neighbours(self, pos: Pos) -> int:
-        return sum(1 for p in around(pos) if p in self.tiles)
+        x, y = pos
+        tiles = self.tiles
+        return sum([(x + dx, y + dy) in tiles for dx, dy in AROUND])
+
+    def surrounded(self, pos: Pos) -> bool:
+        """Whether all eight squares around `pos` hold a tile (`neighbours(pos) == 8`)."""
+        x, y = pos
+        tiles = self.tiles
+        for dx, dy in AROUND:  # noqa: SIM110 - a plain loop: no generator made each turn
+            if (x + dx, y + dy) not in tiles:
+                return False
+        return True
 
     def is_complete(self, node: int) -> bool:
         feat = self.feature(node)
         if feat.kind in (Kind.BUILDING, Kind.GARDEN):
-            return self.neighbours(feat.pos) == 8
+            return self.surrounded(feat.pos)
         if feat.kind is Kind.FIELD:
             return False
         return feat.open == 0

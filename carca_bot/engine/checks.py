@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.geometry import Pos
 from carca_bot.engine.phase import Phase, Turn
-from carca_bot.engine.placement import edge_problem
+from carca_bot.engine.placement import edge_problem, rotations_fitting
 
 if TYPE_CHECKING:
     from carca_bot.engine.state import GameState
@@ -23,11 +23,13 @@ def waiting(game: GameState) -> dict[str, object]:
 
 
 def check_turn(game: GameState, player: int, *phases: Phase) -> None:
-    if game.phase is Phase.FINISHED:
+    phase = game.phase
+    if phase is Phase.FINISHED:
         raise IllegalMove("game_over")
-    if game.phase not in phases:
+    if phase not in phases:
         raise IllegalMove("wrong_phase", **waiting(game))
-    if player != game.deciding:
+    # `game.deciding`, spelt out: this runs at every step
+    if player != (game.wagons[0].player if phase is Phase.WAGON else game.current):
         raise IllegalMove("not_your_turn", who=player, **waiting(game))
 
 
@@ -39,12 +41,18 @@ def placed_turn(game: GameState, player: int) -> Turn:
 
 
 def placement_problem(game: GameState, tile: str, pos: Pos, rot: int) -> IllegalMove | None:
-    """Why `tile` may not lie at `pos` turned `rot`: its edges, then the expansions' hooks."""
-    shape = game.catalogue.shape(tile, rot)
-    problem = edge_problem(game.board, pos, shape)
-    if problem is not None:
-        return problem
+    """Why `tile` may not lie at `pos` turned `rot`: its edges, then the expansions' hooks.
+
+    The edges are first asked of the cache `rotations_fitting` keeps; only a
+    mismatch is worked out in detail, to say which edge is wrong.
+    """
     tile_type = game.catalogue[tile]
+    shape = tile_type.shapes[rot]
+    key = game.board.frontier.get(pos)
+    if key is None or rot not in rotations_fitting(tile_type, key):
+        problem = edge_problem(game.board, pos, shape)
+        if problem is not None:
+            return problem
     for rules in game.rules:
         if rules.placement is not None:
             problem = rules.placement(game, tile_type, pos, shape)

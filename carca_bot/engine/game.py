@@ -12,13 +12,11 @@ are thin wrappers over `push` that check the player too; `apply` plays a whole
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
-from carca_bot.engine import steps, supply
-from carca_bot.engine.board import Board
-from carca_bot.engine.catalogue import Kind, catalogue
+from carca_bot.engine import spots, steps, supply
+from carca_bot.engine.board import Board, plan_of
+from carca_bot.engine.catalogue import Kind, TileType, catalogue
 from carca_bot.engine.checks import placement_problem
 from carca_bot.engine.deploying import deploy_problem
 from carca_bot.engine.errors import IllegalMove
@@ -49,56 +47,73 @@ from carca_bot.engine.moves import (
     placing,
 )
 from carca_bot.engine.phase import Figure, PendingWagon, Phase, TokenSpot, Turn
-from carca_bot.engine.placement import fits_of, rotations_fitting
+from carca_bot.engine.placement import rotations_fitting
 from carca_bot.engine.rules import active
 from carca_bot.engine.setup import Setup
+from carca_bot.engine.spots import Placement
 
 __all__ = ["Deployment", "Game", "Phase", "Placement", "Turn"]
 
 Deployment = Deploy  # the older name of a figure choice
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
-    pos: Pos
-    rot: int  # quarter turns
-
-
 class Frame(NamedTuple):
     """What `pop` needs to take one move back: the move and the game just before it.
 
     Steps of a turn save only what they can change (None: unchanged); the moves
-    that score (`SCORING`) save every counter. A named tuple: made once per move,
-    it is much cheaper to build than a frozen dataclass.
+    that score (`SCORING`) save every counter. One flat named tuple, made with
+    `_new_frame` (no Python-level constructor), because one is made at every move.
     """
 
     move: Move
     player: int | None
-    board: tuple[int, int]
-    counters: tuple[Any, ...]  # see Game._counters
-    supply: tuple[str, int] | None
-    river: tuple[tuple[Pos, int] | None, int]
+    log: int  # the board's `mark()`: its log's length (-1: nothing to undo, a `Draw`)
+    nodes: int  # ... and its node count
+    drawn: int
+    king: int | None
+    robber: int | None
+    best_city: int
+    best_road: int
+    current: int
+    phase: Phase
+    turn: Turn | None
+    ending: bool
+    last_placed: tuple[Pos, int] | None
+    tile: str | None  # the tile taken from the supply, and how many were left before
+    left: int
+    river_end: tuple[Pos, int] | None
+    river_turns: int
     events: int
     history: int
     hand: tuple[tuple[tuple[str, int], ...], ...] | None
     figures: tuple[Figure, ...] | None
     tokens: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, tuple[int, int]], ...]] | None
     scores: tuple[int, ...] | None
-    rest: tuple[tuple[int, int], tuple[PendingWagon, ...], tuple[int, ...]] | None
+    rest: tuple[Counter[Kind], tuple[PendingWagon, ...], tuple[int, ...]] | None
 
 
-# tile id -> square -> the PlaceTile moves (Placements) there, one per rotation
-PLACINGS: dict[str, dict[Pos, tuple[Move, ...]]] = {}
-SPOTS: dict[str, dict[Pos, tuple[Placement, ...]]] = {}
 T = TypeVar("T")
+END_TURN, DRAW = EndTurn(), Draw()  # immutable, so one of each will do
 SCORING = (EndTurn, Discard, MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd, Recall)
 NO_FIGURES = (Draw, PlaceTile, PlaceToken)  # steps that touch no hand and no figure
-# What a move's undo frame saves, by the move's class: (everything, hands and figures, tokens)
-_SAVES: dict[type, tuple[bool, bool, bool]] = {
+# What a move's undo frame saves, by the move's class: (everything, hands and figures,
+# tokens, a tile's count in the supply)
+_SAVES: dict[type, tuple[bool, bool, bool, bool]] = {
     kind: (kind in SCORING, kind in SCORING or kind not in NO_FIGURES,
-           kind in SCORING or kind is PlaceToken)
+           kind in SCORING or kind is PlaceToken, kind in (PlaceTile, Discard))
     for kind in (Draw, PlaceTile, PlaceAbbey, Deploy, Recall, PlaceToken, EndTurn, Discard,
                  MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd)}
+
+
+_new_frame = tuple.__new__  # a Frame without its Python-level constructor: made at every move
+_NOTHING = (0,) * (len(Frame._fields) - 3)  # the rest of a Draw's frame: never read
+
+
+def _counter(counts: Counter[T]) -> Counter[T]:
+    """A copy of `counts`, without `Counter.update`'s Python-level loop."""
+    copied: Counter[T] = Counter()
+    dict.update(copied, counts)
+    return copied
 
 
 class Game:
@@ -107,6 +122,7 @@ class Game:
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self.rules = active(setup.expansions)  # the hooks of the expansions in play
+        self.turn_hooks = any(r.turn_scoring or r.turn_end for r in self.rules)
         self.players = list(setup.players)
         self.catalogue = catalogue(tunnel=setup.has("tunnel"))
         self.board = Board()
@@ -122,7 +138,7 @@ class Game:
         self.robber: int | None = None
         self.best_city = 0
         self.best_road = 0
-        self.completed = Counter[Kind]()
+        self.completed = Counter[Kind]()  # replaced when it changes, never changed in place
         self.current = 0
         self.phase = Phase.TILE
         self.turn: Turn | None = None
@@ -136,6 +152,7 @@ class Game:
         self.frames: list[Frame] = []
         self.tile_order: tuple[str, ...] = ()  # tile ids in the supply, sorted (the draw order)
         self.river_tiles: tuple[str, ...] = ()  # river tile ids in this game's supply
+        self.tunnels = setup.pairs > 0  # whether tunnel tokens are in play
         supply.deal(self)
 
     def _starting_hand(self) -> dict[str, int]:
@@ -156,8 +173,8 @@ class Game:
         other.tokens = [list(t) for t in self.tokens]
         other.entrances = dict(self.entrances)
         other.figures = list(self.figures)
-        other.supply = Counter(self.supply)
-        other.completed = Counter(self.completed)
+        other.supply = _counter(self.supply)
+        other.completed = self.completed  # never changed in place: shared
         other.wagons = list(self.wagons)
         other.round_queue = list(self.round_queue)
         other.events = list(self.events)
@@ -166,50 +183,50 @@ class Game:
         other.frames = list(self.frames) if stack else []
         return other
 
-    def _counters(self) -> tuple[Any, ...]:
-        return (self.drawn, self.king, self.robber, self.best_city, self.best_road,
-                self.current, self.phase, self.turn, self.ending, self.last_placed)
-
     def _frame(self, move: Move, player: int | None) -> Frame:
-        full, figures, tokens = _SAVES.get(type(move), (True, True, True))
-        tile = move.tile if isinstance(move, PlaceTile | Discard) else None
-        river = self.river
-        return Frame(
-            move, player, self.board.mark(), (
-                self.drawn, self.king, self.robber, self.best_city, self.best_road,
-                self.current, self.phase, self.turn, self.ending, self.last_placed),
-            None if tile is None else (tile, self.supply[tile]),
-            (river.open_end, len(river.turns)), len(self.events), len(self.history),
+        if type(move) is Draw:  # only checks that a tile may be drawn
+            return _new_frame(Frame, (move, player, -1, *_NOTHING))
+        full, figures, tokens, takes_tile = _SAVES.get(type(move), (True, True, True, True))
+        tile = move.tile if takes_tile and isinstance(move, PlaceTile | Discard) else None
+        tokens = tokens and self.tunnels  # without the Tunnel, tokens never change
+        river, board = self.river, self.board
+        return _new_frame(Frame, (
+            move, player, len(board.log), len(board.parent),
+            self.drawn, self.king, self.robber, self.best_city, self.best_road,
+            self.current, self.phase, self.turn, self.ending, self.last_placed,
+            tile, 0 if tile is None else self.supply[tile],
+            river.open_end, len(river.turns), len(self.events), len(self.history),
             tuple([tuple(h.items()) for h in self.hand]) if figures else None,
             tuple(self.figures) if figures else None,
             (tuple([tuple(t) for t in self.tokens]), tuple(self.entrances.items()))
             if tokens else None,
             tuple(self.scores) if full else None,
-            ((self.completed[Kind.CITY], self.completed[Kind.ROAD]), tuple(self.wagons),
-             tuple(self.round_queue)) if full else None)
+            (self.completed, tuple(self.wagons), tuple(self.round_queue)) if full else None))
 
     def _undo(self, frame: Frame) -> None:
-        self.board.undo(frame.board)
-        (self.drawn, self.king, self.robber, self.best_city, self.best_road, self.current,
-         self.phase, self.turn, self.ending, self.last_placed) = frame.counters
-        if frame.supply is not None:
-            self.supply[frame.supply[0]] = frame.supply[1]
-        self.river.open_end = frame.river[0]
-        del self.river.turns[frame.river[1]:]
-        del self.events[frame.events:]
-        del self.history[frame.history:]
-        if frame.hand is not None:
-            self.hand = [dict(h) for h in frame.hand]
-        if frame.figures is not None:
-            self.figures = list(frame.figures)
-        if frame.tokens is not None:
-            self.tokens = [list(t) for t in frame.tokens[0]]
-            self.entrances = dict(frame.tokens[1])
-        if frame.scores is not None:
-            self.scores = list(frame.scores)
-        if frame.rest is not None:
-            completed, wagons, queue = frame.rest
-            self.completed = Counter({Kind.CITY: completed[0], Kind.ROAD: completed[1]})
+        if frame.log < 0:  # a Draw: nothing to take back
+            return
+        (_, _, log, nodes, self.drawn, self.king, self.robber, self.best_city, self.best_road,
+         self.current, self.phase, self.turn, self.ending, self.last_placed, tile, count,
+         open_end, turns, events, history, hand, figures, tokens, scores, rest) = frame
+        self.board.undo((log, nodes))
+        if tile is not None:
+            self.supply[tile] = count
+        self.river.open_end = open_end
+        del self.river.turns[turns:]
+        del self.events[events:]
+        del self.history[history:]
+        if hand is not None:
+            self.hand = [dict(h) for h in hand]
+        if figures is not None:
+            self.figures = list(figures)
+        if tokens is not None:
+            self.tokens = [list(t) for t in tokens[0]]
+            self.entrances = dict(tokens[1])
+        if scores is not None:
+            self.scores = list(scores)
+        if rest is not None:
+            self.completed, wagons, queue = rest
             self.wagons = list(wagons)
             self.round_queue = list(queue)
 
@@ -286,7 +303,21 @@ class Game:
 
     def legal_placements(self, tile: str) -> list[Placement]:
         """Every square and rotation where `tile` may be placed now."""
-        return self._cached(tile, SPOTS, lambda pos, rot: Placement(pos, rot))
+        tile_type = self.catalogue[tile]
+        if self._edges_decide(tile_type):
+            return spots.placements(tile_type, self.board.frontier)
+        return [Placement(pos, rot) for pos, rot in self._spots(tile)]
+
+    def _edges_decide(self, tile_type: TileType) -> bool:
+        """Whether matching edges alone decide where `tile_type` may lie.
+
+        Not for a river tile (the river's course), nor for a tile with a building
+        once one is out in a game with the Cult (its one-pair limit, `cult_problem`).
+        """
+        if tile_type.is_river:
+            return False
+        return tile_type.shapes[0].building is None or not self.board.buildings \
+            or not self.setup.has("cult")
 
     def _spots(self, tile: str) -> list[tuple[Pos, int]]:
         """(square, quarter turns) where `tile` may lie, squares in frontier order."""
@@ -305,11 +336,8 @@ class Game:
         building = tile_type.shapes[0].building
         cult = building is not None and bool(self.board.buildings) and self.setup.has("cult")
         what = "" if building is None else tile_type.shapes[0].segments[building].building
-        fits = fits_of(tile_type)
         for pos, key in frontier.items():
-            rots = fits.get(key)
-            if rots is None:
-                rots = rotations_fitting(tile_type, key)
+            rots = rotations_fitting(tile_type, key)
             if not rots or (cult and cult_problem(self.board, pos, what) is not None):
                 continue
             for rot in rots:
@@ -317,39 +345,11 @@ class Game:
         return result
 
     def _placings(self, tile: str) -> list[Move]:
-        """`_spots` as `PlaceTile` moves."""
-        return self._cached(tile, PLACINGS, lambda pos, rot: placing(tile, pos, rot))
-
-    def _cached(self, tile: str, caches: dict[str, dict[Pos, tuple[T, ...]]],
-                make: Callable[[Pos, int], T]) -> list[T]:
-        """`_spots` made into objects, shared: one per tile, square and rotation.
-
-        A square's rotations depend only on the tile and the letters around it
-        (`fits_of`), except for the river's course and the Cult's limit, which are
-        checked afresh.
-        """
+        """`legal_placements` as `PlaceTile` moves."""
         tile_type = self.catalogue[tile]
-        building = tile_type.shapes[0].building
-        if tile_type.is_river or (building is not None and self.board.buildings
-                                  and self.setup.has("cult")):
-            return [make(pos, rot) for pos, rot in self._spots(tile)]
-        cache = caches.get(tile)
-        if cache is None or len(cache) > 20_000:  # bounded in a long-running process
-            cache = caches[tile] = {}
-        fits = fits_of(tile_type)
-        turns = range(len(tile_type.shapes))
-        result: list[T] = []
-        for pos, key in self.board.frontier.items():
-            rots = fits.get(key)
-            if rots is None:
-                rots = rotations_fitting(tile_type, key)
-            if not rots:
-                continue
-            made = cache.get(pos)
-            if made is None:
-                made = cache[pos] = tuple([make(pos, rot) for rot in turns])
-            result.extend(map(made.__getitem__, rots))
-        return result
+        if self._edges_decide(tile_type):
+            return spots.place_tiles(tile_type, self.board.frontier)
+        return [placing(tile, pos, rot) for pos, rot in self._spots(tile)]
 
     def fits_somewhere(self, tile: str) -> bool:
         tile_type = self.catalogue[tile]
@@ -398,16 +398,22 @@ class Game:
             return []
         board = self.board
         placed = board.tiles[turn.pos]
-        segments = [("C", placed.nodes[0])] if placed.shape is None else \
-            [(s.name, n) for s, n in zip(placed.shape.segments, placed.nodes, strict=True)]
-        find, features = board.find, board.features
-        occupied = {find(f.node) for f in self.figures}
-        kinds = []
-        for name, node in segments:
+        names = ("C",) if placed.shape is None else plan_of(placed.shape).names
+        find, features, figures = board.find, board.features, self.figures
+        free: list[tuple[str, Kind]] = []  # segments with nobody on their feature
+        for name, node in zip(names, placed.nodes, strict=True):
             root = find(node)
             feat = features[root]
             assert feat is not None
-            kinds.append((name, feat.kind, root in occupied))
+            tiles = feat.tiles
+            if len(tiles) > 1:  # a figure stands on a square of its feature, none here yet
+                for fig in figures:
+                    if fig.pos in tiles and find(fig.node) == root:
+                        break
+                else:
+                    free.append((name, feat.kind))
+            else:
+                free.append((name, feat.kind))
         hand = self.hand[turn.player]
         result: list[Deploy] = []
         for figure in FIGURES:
@@ -418,8 +424,9 @@ class Game:
                               if deploy_problem(self, turn, figure, on)[0] is None)
                 continue
             allowed = ALLOWED_ON[figure]
-            result.extend(deploying(figure, name) for name, kind, taken in kinds
-                          if not taken and kind in allowed)
+            for name, kind in free:
+                if kind in allowed:
+                    result.append(deploying(figure, name))
         return result
 
     def _abbot(self, player: int) -> Figure | None:
@@ -464,12 +471,12 @@ class Game:
         """
         phase = self.phase
         if phase is Phase.PLACED:
-            moves: list[Move] = []
-            moves.extend(self.legal_deployments())
+            moves: list[Move] = [*self.legal_deployments()]
             if self.can_recall():
                 moves.append(Recall())
-            moves.extend(PlaceToken(s.pos, s.on, s.pair) for s in self.legal_tokens())
-            moves.append(EndTurn())
+            if self.setup.pairs:
+                moves.extend(PlaceToken(s.pos, s.on, s.pair) for s in self.legal_tokens())
+            moves.append(END_TURN)
             return moves
         if phase is Phase.TILE:
             if tile is not None:
@@ -477,7 +484,7 @@ class Game:
                     return []
                 placings = self._placings(tile)
                 return placings if placings else [Discard(tile)]
-            moves = [Draw()] if self.tiles_left else []
+            moves = [DRAW] if self.tiles_left else []
             if self.hand[self.current].get("abbey", 0) > 0:
                 moves.extend(PlaceAbbey(pos) for pos in self.abbey_squares())
             return moves

@@ -88,12 +88,16 @@ def apply(game: Scored, outcome: Outcome) -> None:
         game.hand[fig.player][fig.kind] += 1
     if outcome.lifted is not None:
         game.wagons = [wagon for _, wagon in outcome.lifted]
-    for kind in outcome.completed:
-        game.completed[kind] += 1
-    if Kind.CITY in outcome.best:
-        game.best_city = outcome.best[Kind.CITY]
-    if Kind.ROAD in outcome.best:
-        game.best_road = outcome.best[Kind.ROAD]
+    if outcome.completed:  # a new counter: undo frames keep the old one
+        completed = Counter(game.completed)
+        for kind in outcome.completed:
+            completed[kind] += 1
+        game.completed = completed
+    best = outcome.best
+    if best and Kind.CITY in best:
+        game.best_city = best[Kind.CITY]
+    if best and Kind.ROAD in best:
+        game.best_road = best[Kind.ROAD]
     if "king" in outcome.titles:
         game.king = outcome.titles["king"]
     if "robber" in outcome.titles:

@@ -24,9 +24,12 @@ class Phase(Enum):
     FINISHED = "finished"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Turn:
-    """The turn being played. Immutable: each step replaces it, so undo keeps the old one."""
+    """The turn being played. Never changed once made: each step replaces it, so undo
+    keeps the old one (not frozen only because frozen records are four times slower
+    to make, and one is made at every step of every turn).
+    """
 
     player: int
     tile: str = ""

@@ -1,6 +1,6 @@
 """Where a tile may go: edge matching, the River's course and the Cult's limits.
 
-Edge matching is answered from a cache keyed by the letters the neighbours
+Edge matching is answered from a table keyed by the letters the neighbours
 show (`frontier` keys), so listing every legal square is one dict lookup per
 open square.
 """
@@ -13,28 +13,35 @@ from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.geometry import Pos, neighbour
 
 EDGE_KINDS = {"C": "city", "R": "road", "F": "field", "W": "river"}
-FITS: dict[str, dict[str, tuple[int, ...]]] = {}  # tile id -> frontier key -> rotations
+# tile id -> frontier key with ANY read as OPEN -> the quarter turns that fit it
+FITS: dict[str, dict[str, tuple[int, ...]]] = {}
 
 
 def fits_of(tile: TileType) -> dict[str, tuple[int, ...]]:
-    """The cache of `rotations_fitting` answers for one tile type."""
+    """Every key a rotation of `tile` fits, as the neighbours could show it, and those rotations.
+
+    A rotation fits a key when each side is open or shows that rotation's edge, so
+    the keys it fits are its edges with any sides masked open: 16 per rotation,
+    all worked out on the tile's first use. An abbey's wall (ANY) fits anything, so
+    it is read as open.
+    """
     fits = FITS.get(tile.id)
     if fits is None:
-        fits = FITS[tile.id] = {}
+        table: dict[str, list[int]] = {}
+        for rot, shape in enumerate(tile.shapes):
+            for mask in range(16):
+                key = "".join(OPEN if mask >> side & 1 else edge
+                              for side, edge in enumerate(shape.edges))
+                rots = table.setdefault(key, [])
+                if rot not in rots:
+                    rots.append(rot)
+        fits = FITS[tile.id] = {key: tuple(rots) for key, rots in table.items()}
     return fits
 
 
 def rotations_fitting(tile: TileType, key: str) -> tuple[int, ...]:
     """Quarter turns of `tile` whose edges match the neighbour letters in `key`."""
-    fits = fits_of(tile)
-    cached = fits.get(key)
-    if cached is None:
-        cached = tuple(
-            r for r, shape in enumerate(tile.shapes)
-            if all(k in (OPEN, ANY, e) for k, e in zip(key, shape.edges, strict=True))
-        )
-        fits[key] = cached
-    return cached
+    return fits_of(tile).get(key.replace(ANY, OPEN) if ANY in key else key, ())
 
 
 def edge_problem(board: Board, pos: Pos, shape: Shape) -> IllegalMove | None:

@@ -28,6 +28,7 @@ class GameState(Protocol):
 
     setup: Setup
     rules: tuple[Rules, ...]
+    turn_hooks: bool  # whether any rules in play score at a turn's end (`Rules.turn_*`)
     players: list[str]
     catalogue: Catalogue
     board: Board

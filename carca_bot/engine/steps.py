@@ -8,6 +8,7 @@ that fails half-way, so a refused move never leaves a trace.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from carca_bot.engine import supply
@@ -35,11 +36,10 @@ from carca_bot.engine.moves import (
     Recall,
     ReturnWagon,
     SkipAbbey,
-    turn_action,
 )
 from carca_bot.engine.outcome import apply
 from carca_bot.engine.phase import Figure, Phase, Turn
-from carca_bot.engine.turnscore import TurnScorer
+from carca_bot.engine.turnscore import TurnScorer, completed_features
 
 if TYPE_CHECKING:
     from carca_bot.engine.state import GameState
@@ -47,6 +47,19 @@ if TYPE_CHECKING:
 
 def play(game: GameState, move: Move, player: int) -> None:
     """Play one move for `player` (-1 for `DeclareEnd`, which is nobody's)."""
+    step = _STEPS.get(type(move))
+    if step is not None:
+        step(game, move, player)
+
+
+def _draw(game: GameState, player: int) -> None:
+    check_turn(game, player, Phase.TILE)
+    if not game.tiles_left:
+        raise IllegalMove("no_tiles_left")
+
+
+def _by_fields(game: GameState, move: Move, player: int) -> None:
+    """The step of `move`, its fields taken apart (the table below is the fast way in)."""
     match move:
         case PlaceTile(tile, pos, rot):
             place_tile(game, player, tile, pos, rot)
@@ -61,9 +74,7 @@ def play(game: GameState, move: Move, player: int) -> None:
         case PlaceAbbey(pos):
             place_abbey(game, player, pos)
         case Draw():
-            check_turn(game, player, Phase.TILE)
-            if not game.tiles_left:
-                raise IllegalMove("no_tiles_left")
+            _draw(game, player)
         case Discard(tile):
             discard(game, player, tile)
         case MoveWagon(pos, on):
@@ -81,24 +92,25 @@ def play(game: GameState, move: Move, player: int) -> None:
 
 def place_tile(game: GameState, player: int, tile: str, pos: tuple[int, int], rot: int) -> None:
     check_turn(game, player, Phase.TILE)
-    if tile not in game.catalogue.tiles:
+    tile_type = game.catalogue.tiles.get(tile)
+    if tile_type is None:
         raise IllegalMove("unknown_tile", tile=tile)
     if game.supply[tile] <= 0:
         raise IllegalMove("tile_not_in_supply", tile=tile)
     if not supply.may_draw(game, tile):
-        raise IllegalMove("lake_last" if game.catalogue[tile].is_river else "river_first")
+        raise IllegalMove("lake_last" if tile_type.is_river else "river_first")
     problem = placement_problem(game, tile, pos, rot)
     if problem is not None:
         problem.params.update(tile=tile, square=pos, rot=rot, fits=game.fits_somewhere(tile))
         raise problem
-    shape = game.catalogue.shape(tile, rot)
+    shape = tile_type.shapes[rot]
     game.supply[tile] -= 1
     game.drawn += 1
-    if game.catalogue[tile].is_river:
+    if tile_type.is_river:
         game.river.advance(pos, shape)
     touched = game.board.place(pos, shape)
     game.last_placed = (pos, player)
-    game.turn = Turn(player, tile, pos, rot, tuple(touched))
+    game.turn = Turn(player, tile, pos, rot, touched)
     game.phase = Phase.PLACED
 
 
@@ -181,25 +193,39 @@ def end_turn(game: GameState, player: int) -> None:
     """Score the turn and move on."""
     turn = placed_turn(game, player)
     game.history.append(_turn_action(game, turn))
-    apply(game, TurnScorer(game, turn).score_turn())
+    completed = completed_features(game.board, turn)
+    if completed or game.turn_hooks:
+        apply(game, TurnScorer(game, turn).score_turn(completed))
+    else:  # what scoring nothing comes to (most turns): no wagon lifted, none waits
+        game.wagons = []
     game.turn = None
     after_turn(game)
 
 
 def _turn_action(game: GameState, turn: Turn) -> dict[str, object]:
-    moves: list[Move] = [PlaceAbbey(turn.pos) if turn.tile == ABBEY
-                         else PlaceTile(turn.tile, turn.pos, turn.rot)]
-    token = turn.token
-    placed = None if token is None else PlaceToken(token.pos, token.on, token.pair)
-    if placed is not None and turn.token_first:
-        moves.append(placed)
-    if turn.deploy:
-        moves.append(turn.deploy)
+    """The record action of the turn: what `moves.turn_action` makes of its steps.
+
+    Built directly, keys in the contract's order, as this runs at every turn's end
+    (`tests/engine/test_fast_paths.py` holds the two to the same answer).
+    """
+    action: dict[str, object] = {"by": game.players[turn.player]}
+    if turn.tile == ABBEY:
+        action["abbey"] = list(turn.pos)
+    else:
+        action["tile"] = turn.tile
+        action["at"] = list(turn.pos)
+        action["rot"] = turn.rot * 90
+    deployed = turn.deploy
+    if deployed is not None:
+        action["deploy"] = {"figure": deployed.figure, "on": deployed.on}
     if turn.recall:
-        moves.append(Recall())
-    if placed is not None and not turn.token_first:
-        moves.append(placed)
-    return turn_action(game.players[turn.player], moves)
+        action["recall"] = True
+    token = turn.token
+    if token is not None:
+        action["token"] = {"at": list(token.pos), "on": token.on, "pair": token.pair}
+        if turn.token_first and deployed is not None:
+            action["token_first"] = True
+    return action
 
 
 def move_wagon(game: GameState, player: int, pos: tuple[int, int], on: str) -> None:
@@ -228,3 +254,23 @@ def return_wagon(game: GameState, player: int) -> None:
     game.history.append({"by": game.players[player], "wagon": "return"})
     game.wagons.pop(0)
     after_turn(game)
+
+
+def _place_tile_step(game: GameState, move: Move, player: int) -> None:
+    assert isinstance(move, PlaceTile)
+    place_tile(game, player, move.tile, move.pos, move.rot)
+
+
+def _end_turn_step(game: GameState, move: Move, player: int) -> None:
+    end_turn(game, player)
+
+
+def _draw_step(game: GameState, move: Move, player: int) -> None:
+    _draw(game, player)
+
+
+# The moves of every turn go straight to their step; the others through `_by_fields`.
+_STEPS: dict[type, Callable[[GameState, Move, int], None]] = {
+    kind: _by_fields for kind in (Deploy, PlaceToken, Recall, PlaceAbbey, Discard, MoveWagon,
+                                  ReturnWagon, SkipAbbey, DeclareEnd)}
+_STEPS.update({PlaceTile: _place_tile_step, EndTurn: _end_turn_step, Draw: _draw_step})

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import random
 import threading
+from _random import Random as _Generator
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Sequence
+from hashlib import sha512
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
@@ -25,6 +28,24 @@ class _Draws(threading.local):
 
 
 _DRAWS = _Draws()
+# `Random.seed(text)` (version 2) hands the generator int.from_bytes(text + sha512(text));
+# drawing does the same without the Python-level wrapper, and then `randrange(total)`'s
+# rejection sampling by hand. `tests/engine/test_fast_paths.py` holds draws to
+# `Random(text).choice(row)`, the rule as first written.
+_SEED = _Generator.seed  # the C generator under random.Random
+
+
+def _pick(text: str, total: int) -> int:
+    """`random.Random(text).randrange(total)`, for `total` > 0."""
+    rng = _DRAWS.random
+    raw = text.encode()
+    _SEED(rng, int.from_bytes(raw + sha512(raw).digest(), "big"))
+    bits = total.bit_length()
+    getrandbits = rng.getrandbits
+    pick = getrandbits(bits)
+    while pick >= total:
+        pick = getrandbits(bits)
+    return pick
 
 
 def deal(game: GameState) -> None:
@@ -68,12 +89,12 @@ def drawable(game: GameState) -> list[str]:
 def draw(game: GameState) -> str:
     """The next tile, fixed by the seed and how many tiles were taken before it."""
     supply = game.supply
-    kinds = drawable(game) if river.in_river_phase(game) else game.tile_order
+    kinds: Sequence[str] = game.tile_order  # zero counts never win the pick below
+    if river.in_river_phase(game):
+        kinds = river.drawable(game, [t for t in game.river_tiles if supply[t] > 0])
     running = list(accumulate(map(supply.__getitem__, kinds)))
     total = running[-1] if running else 0
     if not total:
         raise IllegalMove("no_tiles_left")
     # The same pick as Random.choice over every tile laid out in a row, without the row.
-    rng = _DRAWS.random
-    rng.seed(f"{game.setup.seed or 0}:{game.drawn}")
-    return kinds[bisect_right(running, rng.randrange(total))]
+    return kinds[bisect_right(running, _pick(f"{game.setup.seed or 0}:{game.drawn}", total))]

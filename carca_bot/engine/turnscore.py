@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from carca_bot.engine.catalogue import Kind
 from carca_bot.engine.figures import FARMERS
-from carca_bot.engine.geometry import around
+from carca_bot.engine.geometry import AROUND
 from carca_bot.engine.outcome import Outcome
 from carca_bot.engine.phase import Figure, PendingWagon
 from carca_bot.engine.scoring import (
@@ -26,8 +26,42 @@ from carca_bot.engine.scoring import (
 )
 
 if TYPE_CHECKING:
+    from carca_bot.engine.board import Board
     from carca_bot.engine.phase import Turn
     from carca_bot.engine.state import GameState
+
+
+NINE = ((0, 0), *AROUND)  # the tile placed, then the squares around it
+
+
+def completed_features(board: Board, turn: Turn) -> list[int]:
+    """Features this turn completed: its cities and roads, then buildings and gardens
+    on the tile or around it, in the order of `NINE`."""
+    features = board.features
+    roots: list[int] = []
+    for node in turn.touched:
+        root = board.find(node)
+        feat = features[root]
+        assert feat is not None
+        if feat.open == 0 and root not in roots and feat.kind in (Kind.CITY, Kind.ROAD):
+            roots.append(root)
+    buildings, gardens = board.buildings, board.gardens
+    if not buildings and not gardens:
+        return roots
+    x, y = turn.pos
+    for dx, dy in NINE:
+        square = (x + dx, y + dy)
+        if square not in buildings and square not in gardens:
+            continue
+        placed = board.tiles.get(square)
+        if placed is None or not board.surrounded(square):
+            continue
+        if square in buildings:
+            roots.append(board.find(board.building_node(square)))
+        if square in gardens and placed.shape is not None:
+            assert placed.shape.garden is not None
+            roots.append(board.find(placed.nodes[placed.shape.garden]))
+    return roots
 
 
 class TurnScorer:
@@ -44,31 +78,10 @@ class TurnScorer:
         """The figures on the board, less those the outcome already takes off."""
         return self.outcome.standing(self.game.figures)
 
-    def _completed(self) -> list[int]:
-        board, turn = self.board, self.turn
-        roots: list[int] = []
-        for node in turn.touched:
-            root = board.find(node)
-            feat = board.features[root]
-            assert feat is not None
-            if root not in roots and feat.kind in (Kind.CITY, Kind.ROAD) and feat.open == 0:
-                roots.append(root)
-        buildings, gardens = board.buildings, board.gardens
-        for square in [turn.pos, *around(turn.pos)]:
-            if square not in buildings and square not in gardens:
-                continue
-            placed = board.tiles.get(square)
-            if placed is None or board.neighbours(square) < 8:
-                continue
-            if square in buildings:
-                roots.append(board.find(board.building_node(square)))
-            if square in board.gardens and placed.shape is not None:
-                assert placed.shape.garden is not None
-                roots.append(board.find(placed.nodes[placed.shape.garden]))
-        return roots
-
-    def score_turn(self) -> Outcome:
-        completed = self._completed()
+    def score_turn(self, completed: list[int] | None = None) -> Outcome:
+        """What the turn scores; `completed`: its `completed_features`, if known already."""
+        if completed is None:
+            completed = completed_features(self.board, self.turn)
         outcome = self.outcome
         figures = self.game.figures
         occupied_buildings: list[int] = []
@@ -96,6 +109,9 @@ class TurnScorer:
 
     def _send_home(self) -> None:
         outcome = self.outcome
+        if not self.leaving:
+            outcome.lifted = []
+            return
         standing = self.standing()
         lifted: list[tuple[Figure, PendingWagon]] = []
         for fig, root, chased_from in self.leaving:

@@ -20,7 +20,10 @@ if TYPE_CHECKING:
 
 
 def abbot_of(game: GameState, player: int) -> Figure | None:
-    return next((f for f in game.figures if f.player == player and f.kind == "abbot"), None)
+    for fig in game.figures:  # asked at every turn: a loop, not a generator
+        if fig.kind == "abbot" and fig.player == player:
+            return fig
+    return None
 
 
 def recall(game: GameState, player: int) -> None:
