@@ -21,7 +21,8 @@ from carca_bot.engine.game import Game
 
 # The figure kinds that count as "hand" for the value of unplayed figures.
 _HAND_WORTH = {"follower": 1.0, "abbot": 1.0, "mayor": 0.9, "wagon": 1.1, "barn": 0.8}
-_PER_FIGURE = 2.2  # points a figure in hand is worth with many turns to go
+_PER_FIGURE = 0.8  # points a figure in hand is worth with many turns to go
+_ROAD_GROWTH = 0.8  # points an open road end is expected to add while tiles are left
 _SQUARES_AROUND = 8
 
 
@@ -52,13 +53,12 @@ def values(game: Game, light: bool = False) -> list[float]:
         assert feat is not None
         power = strength(kind, feat.pennants)
         entry[0][fig.player] = entry[0].get(fig.player, 0) + power
-    chances: dict[int, float] = {}
     for root, (most, farmers, barns) in held.items():
         feat = features[root]
         assert feat is not None
         if feat.kind is Kind.FIELD:
             if farmers or barns:
-                cities = _field_cities(board, feat, left, light, chances)
+                cities = _field_cities(board, feat)
                 if cities:
                     for p in _owners(farmers):
                         scores[p] += 3.0 * cities
@@ -106,37 +106,33 @@ def _completion(feat: Feature, left: int) -> float:
 def _feature_worth(board: Board, feat: Feature, left: int, light: bool) -> float:
     kind = feat.kind
     if kind is Kind.ROAD:
-        return float(len(feat.tiles))
+        now = float(len(feat.tiles))
+        if light or feat.open <= 0:
+            return now
+        return now + _ROAD_GROWTH * feat.open * min(1.0, left / 20.0)
     if kind is Kind.CITY:
         now = float(len(feat.tiles) + feat.pennants)
         if light:
             return now
-        return now * (1.0 + _completion(feat, left))
-    # a monastery, shrine, abbey or garden
+        chance = _completion(feat, left)
+        growth = 0.0 if feat.open <= 0 else min(2.0, feat.open * 0.6) * min(1.0, left / 20.0)
+        return (now + growth) * (1.0 + chance)
+    # a monastery, shrine, abbey or garden: counted as it stands (a chance of being
+    # surrounded, measured against the plain count, made the AI weaker)
     around = board.neighbours(feat.pos)
-    now = 1.0 + around
-    if light or around >= _SQUARES_AROUND:
-        return 9.0 if around >= _SQUARES_AROUND else now
-    missing = _SQUARES_AROUND - around
-    filled = min(1.0, left / (4.0 * missing)) * 0.8
-    return now + missing * filled
+    return 9.0 if around >= _SQUARES_AROUND else 1.0 + around
 
 
-def _field_cities(board: Board, feat: Feature, left: int, light: bool,
-                 chances: dict[int, float]) -> float:
-    """The cities a field's farmers would score: completed ones, and likely ones."""
-    cities = 0.0
+def _field_cities(board: Board, feat: Feature) -> int:
+    """The completed cities a field's farmers would score (likely ones are not counted:
+    counting them, measured, made the AI put farmers down too early)."""
     find, features = board.find, board.features
+    cities = 0
     for c in {find(c) for c in feat.cities}:
         city = features[c]
         assert city is not None
         if city.open == 0:
-            cities += 1.0
-        elif not light:
-            chance = chances.get(c)
-            if chance is None:
-                chance = chances[c] = _completion(city, left)
-            cities += chance
+            cities += 1
     return cities
 
 

@@ -63,7 +63,9 @@ def widen(visits: int) -> int:
 class Search:
     """One search from one position; `game` is a public copy it may push and pop."""
 
-    def __init__(self, game: Game, tile: str | None, rng: random.Random) -> None:
+    def __init__(self, game: Game, tile: str | None, rng: random.Random,
+                 light: bool = False) -> None:
+        self.light = light
         self.started = time.perf_counter()  # the root's expansion counts in the budget
         self.game = game
         self.rng = rng
@@ -97,7 +99,7 @@ class Search:
     # -- the tree -----------------------------------------------------------------------
 
     def _leaf(self) -> list[float]:
-        return rewards(values(self.game))
+        return rewards(values(self.game, self.light))
 
     def _expand(self, node: Decision, options: list[Plan]) -> list[float]:
         """Evaluate every plan one decision ahead; returns the best one's rewards."""

@@ -42,6 +42,9 @@ class Budget:
     placed_share: float = 0.25
 
 
+DEFAULT_BUDGET = Budget()
+
+
 def check_level(level: str) -> str:
     if level not in LEVELS:
         raise ValueError(f"unknown AI level {level!r}; one of {', '.join(LEVELS)}")
@@ -49,13 +52,13 @@ def check_level(level: str) -> str:
 
 
 def choose(level: str, game: Game, tile: str | None, rng: random.Random,
-           budget: Budget = Budget()) -> Move:
+           budget: Budget = DEFAULT_BUDGET) -> Move:
     """The move `level` makes for whoever decides now (`tile`: the tile they drew)."""
     return plan_turn(level, game, tile, rng, budget)[0]
 
 
 def plan_turn(level: str, game: Game, tile: str | None, rng: random.Random,
-              budget: Budget = Budget()) -> Plan:
+              budget: Budget = DEFAULT_BUDGET) -> Plan:
     """The steps `level` plays from this decision to the end of the action."""
     check_level(level)
     if game.finished:
@@ -90,6 +93,6 @@ def _random_plan(game: Game, tile: str | None, rng: random.Random) -> Plan:
             raise ValueError(f"no legal move with tile {tile!r}")
         move = rng.choice(moves)
         steps.append(move)
-        if isinstance(move, Draw | CLOSING):
+        if isinstance(move, (Draw, *CLOSING)):
             return tuple(steps)
         game.push(move)
