@@ -42,6 +42,7 @@ MIXES: dict[str, frozenset[str]] = {
 PAIRINGS = ("strong:random", "strong:greedy", "greedy:random", "easy:greedy",
             "medium:easy", "strong:medium")
 TABLES4 = ("strong:medium", "medium:greedy")
+Job = tuple[tuple[str, ...], str, int, float | None]  # levels, mix, seed, budget
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -54,21 +55,21 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _one(args: tuple[tuple[str, ...], str, int, float | None]) -> Result:
+def _one(args: Job) -> Result:
     levels, mix, seed, seconds = args
     players = tuple(f"P{i}" for i in range(len(levels)))
     setup = Setup(players, MIXES[mix], seed=seed)
     return play_game(setup, levels, seed, Budget(seconds=seconds))
 
 
-def _jobs(first: str, other: str, players: int, games: int,
-          mixes: Sequence[str]) -> list[tuple[tuple[str, ...], str, int, float | None]]:
-    jobs = []
+def _jobs(first: str, other: str, players: int, games: int, mixes: Sequence[str],
+          budget: float) -> list[Job]:
+    jobs: list[Job] = []
     for g in range(games):
         seed = g // 2 if players == 2 else g
         seat = g % players
         levels = tuple(first if s == seat else other for s in range(players))
-        jobs.append((levels, mixes[seed % len(mixes)], 10_000 + seed, None))
+        jobs.append((levels, mixes[seed % len(mixes)], 10_000 + seed, budget))
     return jobs
 
 
@@ -120,9 +121,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                                       (4, args.tables4, tables)):
             for spec in specs:
                 first, other = spec.split(":")
-                jobs = [(levels, mix, seed, args.budget)
-                        for levels, mix, seed, _ in _jobs(first, other, players, count,
-                                                          args.mixes)]
+                jobs = _jobs(first, other, players, count, args.mixes, args.budget)
                 started = time.perf_counter()
                 results = list(pool.map(_one, jobs))
                 line = _summary(spec, first, results, players, think,
