@@ -1,11 +1,12 @@
 """The strong level: information-set Monte Carlo tree search over the public pile.
 
 The tree alternates decisions (a player picks a plan, see `turns.py`) and draws (the
-next tile). A draw never looks at the real order: each iteration samples the tile
-from the counts left on its own path (`sampling.sample_tile`), so over the
-iterations the search sees many orders of the remaining pile, and a decision's
-statistics are shared by every order that leads to it: the player's information
-set, not one guessed future.
+next tile). A draw never looks at the real order: each iteration follows one order of
+the remaining pile sampled from the public counts (`sampling.sample_tile`, one tile
+at a time from the counts left on its path, seeded by the order's number), so over
+the iterations the search sees many orders, and a decision's statistics are shared
+by every order that leads to it: the player's information set, not one guessed
+future.
 
 Each decision node is expanded by evaluating every plan one decision ahead; that
 value (`evaluate.rewards`, in points) is the plan's first visit and its prior. Only
@@ -69,6 +70,8 @@ class Search:
         self.started = time.perf_counter()  # the root's expansion counts in the budget
         self.game = game
         self.rng = rng
+        self.seed = rng.getrandbits(64)  # the search's own sampled orders come from it
+        self.order = 0  # which sampled order of the pile this iteration follows
         player = game.deciding
         assert player is not None
         self.root = Decision(player)
@@ -128,6 +131,11 @@ class Search:
         if not node.plans:
             return self._leaf()
         pick = self._select(node)
+        if depth == 0:
+            # The k-th visit of every root plan follows the k-th sampled order of the
+            # pile: the plans are compared on the same tiles (common random numbers),
+            # so a lucky draw does not decide between them.
+            self.order = node.visits[pick]
         plan = node.plans[pick]
         count = play(game, plan)
         try:
@@ -173,7 +181,8 @@ class Search:
 
     def _draw(self, node: Drawing, depth: int) -> list[float]:
         game = self.game
-        tile = sampling.sample_tile(game, self.rng)
+        tile = sampling.sample_tile(
+            game, random.Random(f"{self.seed}:{self.order}:{game.drawn}"))
         if tile is None:
             return self._leaf()
         child = node.children.get(tile)
