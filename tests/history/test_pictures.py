@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import Literal
 
 import pytest
 from PIL import Image
@@ -91,13 +92,13 @@ def test_pile_picture_hides_the_unconfirmed_tile() -> None:
 
 
 @pytest.mark.parametrize("fmt", ["webp", "gif"])
-def test_replay_animates_every_move(fmt: str) -> None:
+def test_replay_animates_every_move(fmt: Literal["webp", "gif"]) -> None:
     game = finished("base2")
     made = render_replay(game, fmt=fmt, max_side=320)
     assert made.format == fmt and made.actions_per_frame == 1
     img = Image.open(io.BytesIO(made.data))
-    assert img.format == fmt.upper() and img.is_animated
-    assert img.n_frames == made.frames == len(game.history) + 1
+    assert img.format == fmt.upper() and getattr(img, "is_animated", False)
+    assert getattr(img, "n_frames", 1) == made.frames == len(game.history) + 1
     assert img.size == made.size
 
 

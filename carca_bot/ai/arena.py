@@ -1,0 +1,54 @@
+"""AI against AI: one seeded game played to the end, for the benchmark and the tests.
+
+The referee here does what the service does: it draws the tile (the game's secret
+seed decides it) only after the player chose to draw, then asks for the plan of that
+tile. Each seat has its own random generator, seeded from the game's number.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from carca_bot.ai.players import DEFAULT_BUDGET, Budget, plan_turn
+from carca_bot.engine.game import Game
+from carca_bot.engine.moves import Draw
+from carca_bot.engine.setup import Setup
+
+
+@dataclass
+class Result:
+    levels: tuple[str, ...]
+    scores: list[int]
+    think: dict[str, list[float]] = field(default_factory=dict)  # seconds per action
+    moves: int = 0  # steps pushed
+
+    def winners(self) -> list[int]:
+        best = max(self.scores)
+        return [seat for seat, score in enumerate(self.scores) if score == best]
+
+
+def play_game(setup: Setup, levels: tuple[str, ...], seed: int,
+              budget: Budget = DEFAULT_BUDGET) -> Result:
+    """Play a whole game; seat i is played by `levels[i]`."""
+    if len(levels) != len(setup.players):
+        raise ValueError("one level per player")
+    game = Game(setup)
+    rngs = [random.Random(f"{seed}:{seat}") for seat in range(len(levels))]
+    result = Result(levels, [], {level: [] for level in levels})
+    while not game.finished:
+        seat = game.deciding
+        assert seat is not None
+        level = levels[seat]
+        started = time.perf_counter()
+        plan = plan_turn(level, game, None, rngs[seat], budget)
+        if isinstance(plan[0], Draw):
+            tile = game.draw()  # the referee's draw, never the AI's
+            plan = plan_turn(level, game, tile, rngs[seat], budget)
+        result.think[level].append(time.perf_counter() - started)
+        for move in plan:
+            game.push(move)
+        result.moves += len(plan)
+    result.scores = list(game.scores)
+    return result

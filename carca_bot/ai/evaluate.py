@@ -1,0 +1,145 @@
+"""What a position is worth to each player, in points: the leaf evaluation of the search.
+
+A finished game is worth its scores. Otherwise each player's value is their score,
+plus what the features they hold would bring (a city or a monastery counted between
+its value now and its value once complete, by how likely it is to be completed with
+the tiles left), their fields, barns and titles, and the figures still in their hand
+(worth more early, when there are turns left to use them). A figure stuck on a
+feature that will not be completed is worth only that feature's value at the end and
+is missing from the hand: that is its cost.
+
+`light=True` is the simpler view of the easy level: the score plus what the board
+would score if the game ended now, without chances or the hand.
+"""
+
+from __future__ import annotations
+
+from carca_bot.engine.board import Board, Feature
+from carca_bot.engine.catalogue import Kind
+from carca_bot.engine.figures import CORNER_FIGURES, FARMERS, strength
+from carca_bot.engine.game import Game
+
+# The figure kinds that count as "hand" for the value of unplayed figures.
+_HAND_WORTH = {"follower": 1.0, "abbot": 1.0, "mayor": 0.9, "wagon": 1.1, "barn": 0.8}
+_PER_FIGURE = 0.8  # points a figure in hand is worth with many turns to go
+_ROAD_GROWTH = 0.8  # points an open road end is expected to add while tiles are left
+_SQUARES_AROUND = 8
+
+
+def values(game: Game, light: bool = False) -> list[float]:
+    """Each player's worth in points (see the module's docstring)."""
+    scores = [float(s) for s in game.scores]
+    if game.finished:
+        return scores
+    board = game.board
+    left = game.tiles_left
+    turns_each = left / len(game.players)  # turns each player still has, roughly
+    find, features = board.find, board.features
+    # One pass over the figures: per feature, each player's strength in its majority,
+    # among its farmers and among its barns (as `scoring.majority` counts them).
+    held: dict[int, tuple[dict[int, int], dict[int, int], dict[int, int]]] = {}
+    for fig in game.figures:
+        root = find(fig.node)
+        entry = held.get(root)
+        if entry is None:
+            entry = held[root] = ({}, {}, {})
+        kind = fig.kind
+        if kind in CORNER_FIGURES:
+            entry[2][fig.player] = entry[2].get(fig.player, 0) + 1
+            continue
+        if kind in FARMERS:
+            entry[1][fig.player] = entry[1].get(fig.player, 0) + 1
+        feat = features[root]
+        assert feat is not None
+        power = strength(kind, feat.pennants)
+        entry[0][fig.player] = entry[0].get(fig.player, 0) + power
+    for root, (most, farmers, barns) in held.items():
+        feat = features[root]
+        assert feat is not None
+        if feat.kind is Kind.FIELD:
+            if farmers or barns:
+                cities = _field_cities(board, feat)
+                if cities:
+                    for p in _owners(farmers):
+                        scores[p] += 3.0 * cities
+                    for p in _owners(barns):
+                        scores[p] += 4.0 * cities
+            continue
+        owners = _owners(most)
+        if owners:
+            worth = _feature_worth(board, feat, left, light)
+            for p in owners:
+                scores[p] += worth
+    if game.king is not None:
+        scores[game.king] += game.completed[Kind.CITY]
+    if game.robber is not None:
+        scores[game.robber] += game.completed[Kind.ROAD]
+    if not light:
+        use = min(1.0, turns_each / 12.0)
+        for p, hand in enumerate(game.hand):
+            figures = sum(_HAND_WORTH.get(k, 0.0) * min(n, turns_each) for k, n in hand.items())
+            scores[p] += _PER_FIGURE * use * figures
+    return scores
+
+
+def _owners(strengths: dict[int, int]) -> list[int]:
+    """The players with the greatest strength (> 0): the majority."""
+    if not strengths:
+        return []
+    best = max(strengths.values())
+    if best <= 0:
+        return []
+    return [p for p, s in strengths.items() if s == best]
+
+
+def _completion(feat: Feature, left: int) -> float:
+    """A rough chance that a city or a road is completed with `left` tiles to come."""
+    if feat.open <= 0:
+        return 1.0
+    if left <= 0:
+        return 0.0
+    ends = feat.open
+    base = 0.82 ** (ends - 1) * (0.75 if ends == 1 else 0.9)
+    return base * min(1.0, left / (6.0 * ends))
+
+
+def _feature_worth(board: Board, feat: Feature, left: int, light: bool) -> float:
+    kind = feat.kind
+    if kind is Kind.ROAD:
+        now = float(len(feat.tiles))
+        if light or feat.open <= 0:
+            return now
+        return now + _ROAD_GROWTH * feat.open * min(1.0, left / 20.0)
+    if kind is Kind.CITY:
+        now = float(len(feat.tiles) + feat.pennants)
+        if light:
+            return now
+        chance = _completion(feat, left)
+        growth = 0.0 if feat.open <= 0 else min(2.0, feat.open * 0.6) * min(1.0, left / 20.0)
+        return (now + growth) * (1.0 + chance)
+    # a monastery, shrine, abbey or garden: counted as it stands (a chance of being
+    # surrounded, measured against the plain count, made the AI weaker)
+    around = board.neighbours(feat.pos)
+    return 9.0 if around >= _SQUARES_AROUND else 1.0 + around
+
+
+def _field_cities(board: Board, feat: Feature) -> int:
+    """The completed cities a field's farmers would score (likely ones are not counted:
+    counting them, measured, made the AI put farmers down too early)."""
+    find, features = board.find, board.features
+    cities = 0
+    for c in {find(c) for c in feat.cities}:
+        city = features[c]
+        assert city is not None
+        if city.open == 0:
+            cities += 1
+    return cities
+
+
+def rewards(vals: list[float]) -> list[float]:
+    """Each player's lead over the best of the others: what a max-n search maximises."""
+    if len(vals) == 1:
+        return list(vals)
+    best = sorted(vals, reverse=True)
+    top, second = best[0], best[1]
+    return [v - (second if v == top else top) for v in vals]

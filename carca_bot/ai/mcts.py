@@ -1,0 +1,194 @@
+"""The strong level: information-set Monte Carlo tree search over the public pile.
+
+The tree alternates decisions (a player picks a plan, see `turns.py`) and draws (the
+next tile). A draw never looks at the real order: each iteration follows one order of
+the remaining pile sampled from the public counts (`sampling.sample_tile`, one tile
+at a time from the counts left on its path, seeded by the order's number), so over
+the iterations the search sees many orders, and a decision's statistics are shared
+by every order that leads to it: the player's information set, not one guessed
+future.
+
+Each decision node is expanded by evaluating every plan one decision ahead; that
+value (`evaluate.rewards`, in points) is the plan's first visit and its prior. Only
+the best `widen(n)` plans by prior are open to selection after n visits
+(progressive widening), picked by UCB1 on the deciding player's own reward: each
+player maximises their own value (max-n), with one reward per player backed up.
+Leaves beyond the depth limit are evaluated, not played out: a random playout costs
+more than many evaluations and tells less.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from carca_bot.ai import sampling
+from carca_bot.ai.evaluate import rewards, values
+from carca_bot.ai.turns import Plan, plans, play, undo
+from carca_bot.engine.game import Game, Phase
+from carca_bot.engine.moves import Draw
+
+EXPLORE = 3.0  # UCB's exploration, in points of reward
+WIDEN_BASE = 2.0
+WIDEN_POWER = 0.5
+MAX_DEPTH = 4  # decisions below the root before a leaf is evaluated
+
+
+@dataclass
+class Decision:
+    player: int
+    plans: list[Plan] = field(default_factory=list)
+    visits: list[int] = field(default_factory=list)
+    sums: list[list[float]] = field(default_factory=list)  # reward per player, summed
+    children: list[Node | None] = field(default_factory=list)
+    total: int = 0
+    expanded: bool = False
+
+
+@dataclass
+class Drawing:
+    """The start of a turn: the next tile is drawn."""
+
+    children: dict[str, Decision] = field(default_factory=dict)
+
+
+Node = Decision | Drawing
+
+
+def widen(visits: int) -> int:
+    return 1 + int(WIDEN_BASE * visits ** WIDEN_POWER)
+
+
+class Search:
+    """One search from one position; `game` is a public copy it may push and pop."""
+
+    def __init__(self, game: Game, tile: str | None, rng: random.Random,
+                 light: bool = False) -> None:
+        self.light = light
+        self.started = time.perf_counter()  # the root's expansion counts in the budget
+        self.game = game
+        self.rng = rng
+        self.seed = rng.getrandbits(64)  # the search's own sampled orders come from it
+        self.order = 0  # which sampled order of the pile this iteration follows
+        player = game.deciding
+        assert player is not None
+        self.root = Decision(player)
+        self._expand(self.root, plans(game, tile))
+        self.iterations = 0
+
+    def run(self, seconds: float | None, iterations: int | None) -> Plan:
+        """Search until the time or the iteration budget is spent; the most visited plan."""
+        deadline = None if seconds is None else self.started + seconds
+        depth = len(self.game.frames)
+        while iterations is None or self.iterations < iterations:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            if len(self.root.plans) <= 1:
+                break
+            self._visit(self.root, 0)
+            self.iterations += 1
+            assert len(self.game.frames) == depth
+        return self.best()
+
+    def best(self) -> Plan:
+        root = self.root
+        player = root.player
+        pick = max(range(len(root.plans)),
+                   key=lambda i: (root.visits[i], root.sums[i][player] / root.visits[i], -i))
+        return root.plans[pick]
+
+    # -- the tree -----------------------------------------------------------------------
+
+    def _leaf(self) -> list[float]:
+        return rewards(values(self.game, self.light))
+
+    def _expand(self, node: Decision, options: list[Plan]) -> list[float]:
+        """Evaluate every plan one decision ahead; returns the best one's rewards."""
+        game, player = self.game, node.player
+        scored: list[tuple[float, int, Plan, list[float]]] = []
+        for index, plan in enumerate(options):
+            count = play(game, plan)
+            reward = self._leaf()
+            undo(game, count)
+            scored.append((reward[player], index, plan, reward))
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        node.plans = [plan for _, _, plan, _ in scored]
+        node.sums = [reward for _, _, _, reward in scored]
+        node.visits = [1] * len(scored)
+        node.children = [None] * len(scored)
+        node.total = len(scored)
+        node.expanded = True
+        return list(scored[0][3]) if scored else self._leaf()
+
+    def _visit(self, node: Node, depth: int) -> list[float]:
+        if isinstance(node, Drawing):
+            return self._draw(node, depth)
+        game = self.game
+        if not node.expanded:
+            return self._expand(node, plans(game))
+        if not node.plans:
+            return self._leaf()
+        pick = self._select(node)
+        if depth == 0:
+            # The k-th visit of every root plan follows the k-th sampled order of the
+            # pile: the plans are compared on the same tiles (common random numbers),
+            # so a lucky draw does not decide between them.
+            self.order = node.visits[pick]
+        plan = node.plans[pick]
+        count = play(game, plan)
+        try:
+            child = node.children[pick]
+            if child is None:
+                child = node.children[pick] = self._child(plan)
+            if child is None or depth + 1 >= MAX_DEPTH:
+                reward = self._leaf()
+            else:
+                reward = self._visit(child, depth + 1)
+        finally:
+            undo(game, count)
+        node.visits[pick] += 1
+        node.total += 1
+        sums = node.sums[pick]
+        for i, r in enumerate(reward):
+            sums[i] += r
+        return reward
+
+    def _select(self, node: Decision) -> int:
+        player = node.player
+        log_total = math.log(node.total)
+        best, best_score = 0, -math.inf
+        for i in range(min(len(node.plans), widen(node.total))):
+            n = node.visits[i]
+            score = node.sums[i][player] / n + EXPLORE * math.sqrt(log_total / n)
+            if score > best_score:
+                best, best_score = i, score
+        return best
+
+    def _child(self, plan: Plan) -> Node | None:
+        """The node after `plan` was played (None: the game is over)."""
+        game = self.game
+        if game.finished:
+            return None
+        if isinstance(plan[-1], Draw):
+            return Drawing()
+        player = game.deciding
+        assert player is not None
+        if game.phase is Phase.TILE and not game.can_place_abbey(player):
+            return Drawing()  # nothing to decide before the draw
+        return Decision(player)
+
+    def _draw(self, node: Drawing, depth: int) -> list[float]:
+        game = self.game
+        tile = sampling.sample_tile(
+            game, random.Random(f"{self.seed}:{self.order}:{game.drawn}"))
+        if tile is None:
+            return self._leaf()
+        child = node.children.get(tile)
+        if child is None:
+            player = game.deciding
+            assert player is not None
+            child = node.children[tile] = Decision(player)
+            return self._expand(child, plans(game, tile))
+        return self._visit(child, depth)

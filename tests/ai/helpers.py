@@ -1,0 +1,50 @@
+"""Games for the AI tests: expansion mixes and a referee that asks one step at a time."""
+
+from __future__ import annotations
+
+import random
+
+from carca_bot.ai.players import Budget, choose
+from carca_bot.engine.game import Game, Phase
+from carca_bot.engine.moves import Draw
+from carca_bot.engine.setup import Setup
+
+ALL = frozenset({"river", "abbot", "abbey_mayor", "king_robber", "cult", "tunnel"})
+MIXES = {
+    "base": frozenset(),
+    "river": frozenset({"river"}),
+    "abbot": frozenset({"abbot"}),
+    "abbey_mayor": frozenset({"abbey_mayor"}),
+    "king_robber": frozenset({"king_robber"}),
+    "cult": frozenset({"cult"}),
+    "tunnel": frozenset({"tunnel"}),
+    "all": ALL,
+}
+QUICK = Budget(seconds=None, iterations=3)  # the strong level, machine-independent and short
+
+
+def play_by_steps(setup: Setup, levels: tuple[str, ...], seed: int,
+                  budget: Budget = QUICK, stop_after: int | None = None) -> tuple[Game, int]:
+    """Play with `choose`, one step at a time, checking every step is legal first.
+
+    Returns the game and how many steps were chosen.
+    """
+    game = Game(setup)
+    rngs = [random.Random(seed * 31 + seat) for seat in range(len(levels))]
+    tile: str | None = None
+    steps = 0
+    while not game.finished and (stop_after is None or steps < stop_after):
+        seat = game.deciding
+        assert seat is not None
+        move = choose(levels[seat], game, tile, rngs[seat], budget)
+        legal = game.legal_moves(tile if game.phase is Phase.TILE else None)
+        assert move in legal, (move, legal)
+        steps += 1
+        if isinstance(move, Draw):
+            tile = game.draw()
+            continue
+        game.push(move)
+        if game.phase is not Phase.TILE:
+            continue
+        tile = None
+    return game, steps
