@@ -133,7 +133,7 @@ def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, state: PanelState, p: 
     x = sx + swatch + round(0.35 * f)
     score = str(state.scores[p])
     score_f = round(1.6 * f)
-    score_w = text.width(score, score_f)
+    score_w = text.width(score, score_f, bold=True)
     text.draw(d, (w - pad, y + round(0.95 * f)), score, score_f, anchor="rm", bold=True)
     markers = [k for k, who in (("king", state.king), ("robber", state.robber)) if who == p]
     marker = round(1.25 * f)
