@@ -10,6 +10,7 @@ no system font can be missing.
 from __future__ import annotations
 
 import io
+import unicodedata
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
@@ -51,8 +52,14 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
                               max(6, round(size * SCALE)), layout_engine=ImageFont.Layout.BASIC)
 
 
+def composed(text: str) -> str:
+    """`text` with letter and accent as one character where Unicode has one (NFC): basic
+    layout draws a separate accent ("e" + U+0301) after its letter, not over it."""
+    return unicodedata.normalize("NFC", text)
+
+
 def width(text: str, size: int, bold: bool = False) -> int:
-    left, _, right, _ = font(size, bold).getbbox(text)
+    left, _, right, _ = font(size, bold).getbbox(composed(text))
     return int(right - left)
 
 
@@ -64,7 +71,7 @@ def fit(text: str, size: int, max_width: int, bold: bool = False) -> str:
     found by binary search: a few measurements of a bounded string, whatever the input.
     """
     limit = max(max_width, 1)
-    line = one_line(text[: 4 * limit])
+    line = composed(one_line(text[: 4 * limit]))
     clipped = len(line) > limit or len(text) > 4 * limit
     line = line[:limit]
     if not clipped and width(line, size, bold) <= max_width:
@@ -84,6 +91,7 @@ def draw(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
          halo: RGB | None = None) -> None:
     """Draw text, in the Bold face when `bold`; `halo` draws a wide outline under it."""
     face = font(size, bold)
+    text = composed(text)
     if halo is not None:
         d.text(xy, text, font=face, fill=halo, anchor=anchor,
                stroke_width=max(2, size // 8), stroke_fill=halo)

@@ -10,7 +10,7 @@ from importlib import metadata, resources
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from carca_bot.engine.catalogue import EXPANSIONS
 from carca_bot.engine.game import Game
@@ -125,3 +125,17 @@ def test_bold_is_measured_in_the_bold_face() -> None:
     longer = name[:len(cut)] + "…"  # one more letter than the cut kept
     assert cut.endswith("…") and text.width(cut, 20, bold=True) <= 200
     assert text.width(longer, 20, bold=True) > 200 >= text.width(longer, 20)
+
+
+def _drawn(name: str) -> bytes:
+    img = Image.new("RGB", (200, 40), (255, 255, 255))
+    text.draw(ImageDraw.Draw(img), (4, 20), name, 24, fill=(0, 0, 0))
+    return img.tobytes()
+
+
+def test_a_name_typed_with_combining_accents_draws_like_the_composed_one() -> None:
+    """"José" may arrive as "Jose" + U+0301: the accent goes over the e, not after it."""
+    for decomposed, composed in (("Jose\u0301", "José"), ("Begon\u0303a", "Begoña")):
+        assert _drawn(decomposed) == _drawn(composed)
+        assert text.fit(decomposed, 20, 400) == composed
+        assert text.width(decomposed, 20) == text.width(composed, 20)
