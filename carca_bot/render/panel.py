@@ -133,14 +133,15 @@ def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, state: PanelState, p: 
     x = sx + swatch + round(0.35 * f)
     score = str(state.scores[p])
     score_f = round(1.6 * f)
-    score_w = text.width(score, score_f)
+    score_w = text.width(score, score_f, bold=True)
     text.draw(d, (w - pad, y + round(0.95 * f)), score, score_f, anchor="rm", bold=True)
     markers = [k for k, who in (("king", state.king), ("robber", state.robber)) if who == p]
     marker = round(1.25 * f)
     room = w - pad - score_w - round(0.5 * f) - x - len(markers) * (marker + f // 5)
-    name = text.fit(state.names[p], f, max(room, f))
-    text.draw(d, (x, y + round(0.95 * f)), name, f, bold=state.deciding == p)
-    mx = x + text.width(name, f) + round(0.3 * f)
+    bold = state.deciding == p
+    name = text.fit(state.names[p], f, max(room, f), bold)
+    text.draw(d, (x, y + round(0.95 * f)), name, f, bold=bold)
+    mx = x + text.width(name, f, bold) + round(0.3 * f)
     for kind in markers:
         _paste(img, marker_image(kind, marker), mx, y + round(0.95 * f) - marker // 2)
         mx += marker + f // 5

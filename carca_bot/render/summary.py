@@ -116,7 +116,7 @@ def draw_summary(tally: Tally, width: int = WIDTH) -> Image.Image:
         ix = pad + round(1.5 * f)
         img.paste(icon, (ix, cy - icon.height // 2 - f // 5), icon)
         nx = ix + icon.width + round(0.5 * f)
-        name = text.fit(tally.names[p], f, max(name_right - nx, f))
+        name = text.fit(tally.names[p], f, max(name_right - nx, f), place == 1)
         text.draw(d, (nx, cy - round(0.35 * f)), name, f, bold=place == 1)
         _bar(d, tally.categories[p], tally.shown, (nx, cy + round(0.55 * f)),
              name_right - nx, round(0.42 * f), top_score)

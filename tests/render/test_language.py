@@ -6,9 +6,10 @@ import io
 import random
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
+from string import Formatter
 
 from babel.messages.pofile import read_po
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageFont
 
 from carca_bot.engine.catalogue import EXPANSIONS
 from carca_bot.engine.game import Game
@@ -16,8 +17,9 @@ from carca_bot.engine.randomplay import play_random_turn
 from carca_bot.engine.setup import Setup
 from carca_bot.i18n import speaking
 from carca_bot.i18n.catalogues import po_path
-from carca_bot.render import panel, text
+from carca_bot.render import panel, text, yourtile
 from carca_bot.render.board import BoardRenderer, render_board, render_your_tile
+from carca_bot.render.grid import TILE_STEPS
 
 MISSING = "\u0378"  # an unassigned code point: the font draws its missing-glyph box
 
@@ -63,27 +65,65 @@ def test_the_language_is_an_argument_not_the_callers_context() -> None:
     assert yours != render_your_tile(game, tile)
 
 
-def _spanish_strings() -> list[str]:
-    with po_path("es", "render").open("rb") as f:
+NAMES = ("José", "Begoña", "Zoë", "Łukasz", "Ørjan", "Ἀθηνᾶ", "Дмитрий", "Ñandú", "Ångström",
+         "Çağla", "Dvořák", "Nguyễn", "Þórunn", "Ἀριστοτέλης", "Щербаков", "Їжак")
+SAMPLE = 70  # any value: what is checked is the catalogue's own text around the fields
+
+
+def _filled(template: str) -> str:
+    """`template` with a sample value in each of its `{field}`s, whatever their names."""
+    fields = {name.split(".")[0].split("[")[0]
+              for _text, name, _spec, _conv in Formatter().parse(template) if name}
+    return template.format(**dict.fromkeys(fields, SAMPLE))
+
+
+def _catalogue_strings(language: str, domain: str) -> list[str]:
+    """Every source and translated string of one catalogue, fields filled in."""
+    with po_path(language, domain).open("rb") as f:
         catalog = read_po(f)
     out: list[str] = []
     for message in catalog:
-        if message.id:
-            given = message.string
-            strings = [str(s) for s in given] if isinstance(given, (tuple, list)) else [str(given)]
-            out.extend(s.format(n=70) if "{n}" in s else s for s in strings)
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
+        given = message.string
+        strings = given if isinstance(given, (tuple, list)) else (given,)
+        out.extend(_filled(str(s)) for s in (*ids, *strings) if s)
     return out
 
 
-def test_every_spanish_word_is_drawn_with_real_glyphs() -> None:
-    """The bundled font has no accented letters (á, é, ñ, ...): the Spanish drawn in the
-    pictures must avoid them, or a box would show instead of the letter."""
-    font = text.font(20)
-    box = bytes(font.getmask(MISSING))
-    missing = {c for s in _spanish_strings() for c in set(s)
-               if c != " " and bytes(font.getmask(c)) == box}
-    assert _spanish_strings() and missing == set()
-    assert bytes(font.getmask("á")) == box  # the check can see a missing letter
+def _drawn_strings() -> list[str]:
+    return [s for language in ("en", "es") for domain in ("render", "replay_html")
+            for s in _catalogue_strings(language, domain)]
+
+
+def _mask(face: ImageFont.FreeTypeFont, char: str) -> tuple[tuple[int, int], bytes]:
+    mask = face.getmask(char)
+    return mask.size, bytes(mask)
+
+
+def _without_glyph(face: ImageFont.FreeTypeFont, chars: set[str]) -> set[str]:
+    """The characters `face` draws as its missing-glyph box."""
+    box = _mask(face, MISSING)
+    return {c for c in chars if _mask(face, c) == box}
+
+
+def test_every_word_and_name_is_drawn_with_real_glyphs() -> None:
+    """Every letter of the pictures' words, in both languages, and of players' names from
+    many alphabets has a glyph in both faces: no box instead of "ó" in "Clasificación"."""
+    strings = _drawn_strings()
+    assert len(strings) > 100 and "Jugada 70 de 70" in strings  # {n} and {total} filled
+    assert not any("{" in s for s in strings)
+    chars = {c for s in (*strings, *NAMES) for c in s}
+    assert {"á", "é", "í", "ó", "ú", "ñ", "Ø", "Ł", "ᾶ", "Д"} <= chars
+    for bold in (False, True):
+        for size in (9, 20):
+            assert _without_glyph(text.font(size, bold), chars) == set(), (bold, size)
+
+
+def test_the_glyph_check_sees_a_missing_letter() -> None:
+    """The font has no Chinese: the check above would have caught a box."""
+    assert _without_glyph(text.font(20), {"中", "文", "a"}) == {"中", "文"}
 
 
 def test_spanish_fits_the_panel_at_every_size() -> None:
@@ -91,7 +131,22 @@ def test_spanish_fits_the_panel_at_every_size() -> None:
         room = panel.panel_width(f) - 2 * round(0.6 * f)
         with speaking("es"):
             heads = [panel._("Game over"), panel.ngettext("Tiles left: {n}", "Tiles left: {n}",
-                                                          72).format(n=72)]
-            lines = [panel._("square = x,y")]
-        assert all(text.width(h, round(1.15 * f)) <= room for h in heads), (f, heads)
-        assert all(text.width(line, f) <= room for line in lines)
+                                                          72).format(n=72), yourtile._("Your tile")]
+            lines = [panel._("square = x,y")]  # drawn bold
+            notes = [yourtile.ngettext("{n} legal square", "{n} legal squares", 188).format(
+                n=188), yourtile._("fits nowhere")]
+        assert all(text.width(h, round(1.15 * f), bold=True) <= room for h in heads), (f, heads)
+        assert all(text.width(line, f, bold=True) <= room for line in lines)
+        assert all(text.width(note, round(0.85 * f)) <= room for note in notes), (f, notes)
+
+
+def test_the_words_under_a_legal_square_fit_it() -> None:
+    """Under a square where the tile fits every way (sizes as in yourtile.mark_squares):
+    drawn from 40 px tiles up, uncut."""
+    for language in ("en", "es"):
+        with speaking(language):
+            words = yourtile._("any turn")
+        for t in (t for t in TILE_STEPS if t >= 40):
+            room = t - 2 * max(3, t // 14) - 2
+            small = min(20, max(8, round(0.17 * t)))
+            assert text.fit(words, small, room) == words, (language, t, words)

@@ -5,9 +5,12 @@ from __future__ import annotations
 import io
 import math
 import time
+import tomllib
+from importlib import metadata, resources
+from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from carca_bot.engine.catalogue import EXPANSIONS
 from carca_bot.engine.game import Game
@@ -35,9 +38,9 @@ def _counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     calls: list[int] = []
     real = text.width
 
-    def width(s: str, size: int) -> int:
+    def width(s: str, size: int, bold: bool = False) -> int:
         calls.append(len(s))
-        return real(s, size)
+        return real(s, size, bold)
 
     monkeypatch.setattr(text, "width", width)
     return calls
@@ -91,3 +94,48 @@ def test_hostile_names_render_without_error() -> None:
     names = tuple(f"{i}{name}" for i, name in enumerate(HOSTILE[2:8]))
     game = Game(Setup(names, frozenset(EXPANSIONS), seed=2))
     assert BoardRenderer().render(game)[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+ROOT = Path(__file__).resolve().parents[2]
+FONT_DISTRIBUTION = "font-source-sans-pro"
+
+
+def test_the_font_is_an_installed_dependency_under_the_open_font_license() -> None:
+    """The font comes with `pip install .` (declared and pinned), not as a file in this
+    repository, and its package carries the licence that lets it be redistributed."""
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        declared = tomllib.load(f)["project"]["dependencies"]
+    assert any(d.startswith(FONT_DISTRIBUTION) for d in declared)
+    pins = (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines()
+    assert f"{FONT_DISTRIBUTION}=={metadata.version(FONT_DISTRIBUTION)}" in pins
+    assert FONT_DISTRIBUTION in metadata.packages_distributions()[text.FONT_PACKAGE]
+    for bold, style in ((False, "Regular"), (True, "Bold")):
+        face = text.font(20, bold)
+        assert face.getname() == ("Source Sans Pro", style)
+        assert isinstance(face.path, str) and ROOT not in Path(face.path).parents
+    licence = resources.files(text.FONT_PACKAGE).joinpath("files", "LICENSE.txt")
+    assert "SIL OPEN FONT LICENSE Version 1.1" in licence.read_text(encoding="utf-8")
+
+
+def test_bold_is_measured_in_the_bold_face() -> None:
+    """A bold name is fitted in the face it is drawn in, so it cannot run into the score."""
+    name = "Bartholomew" * 3
+    assert text.width(name, 20, bold=True) > text.width(name, 20)
+    cut = text.fit(name, 20, 200, bold=True)
+    longer = name[:len(cut)] + "…"  # one more letter than the cut kept
+    assert cut.endswith("…") and text.width(cut, 20, bold=True) <= 200
+    assert text.width(longer, 20, bold=True) > 200 >= text.width(longer, 20)
+
+
+def _drawn(name: str) -> bytes:
+    img = Image.new("RGB", (200, 40), (255, 255, 255))
+    text.draw(ImageDraw.Draw(img), (4, 20), name, 24, fill=(0, 0, 0))
+    return img.tobytes()
+
+
+def test_a_name_typed_with_combining_accents_draws_like_the_composed_one() -> None:
+    """"José" may arrive as "Jose" + U+0301: the accent goes over the e, not after it."""
+    for decomposed, composed in (("Jose\u0301", "José"), ("Begon\u0303a", "Begoña")):
+        assert _drawn(decomposed) == _drawn(composed)
+        assert text.fit(decomposed, 20, 400) == composed
+        assert text.width(decomposed, 20) == text.width(composed, 20)
