@@ -22,7 +22,7 @@ from discord import app_commands
 
 from carca_bot.bot import endgame, languages, text
 from carca_bot.bot.actions import Actions, last_action_by, public
-from carca_bot.bot.buttons import ChoiceSelect, GameButton, is_ours, row_for
+from carca_bot.bot.buttons import ChoiceSelect, GameButton, final_row, is_ours, row_for
 from carca_bot.bot.commands import (
     build_group,
     build_history_command,
@@ -324,7 +324,8 @@ class CarcaBot(discord.Client):
             return
         with public(view) as language:
             content, pings, files = await self._timer_notice(report, language)
-            components = row_for(view, None, private=False)
+            components = (final_row(view.game_id) if view.finished and report.auto_played
+                          else row_for(view, None, private=False))
         try:
             await self.post(view.where, content, components, pings, files,
                             shows=view if report.auto_played else None)

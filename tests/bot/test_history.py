@@ -13,6 +13,7 @@ import pytest
 
 from carca_bot.bot import endgame
 from carca_bot.bot.history import moment, moment_text
+from carca_bot.engine.game import Game
 from carca_bot.render.board import render_board
 from carca_bot.render.replay import ReplayTooLarge
 from carca_bot.service import User
@@ -80,6 +81,13 @@ async def game_id(h: BotHarness) -> int:
     return int((await h.bot.service.status(place_of(h))).game_id)
 
 
+async def game_of(h: BotHarness) -> Game:
+    """The channel's game (the private copy, as the bot reads it)."""
+    game = await h.bot.service.game(place_of(h))
+    assert game is not None
+    return game
+
+
 async def step(h: BotHarness, user: Player, custom_id: str) -> Request:
     """Click a history button on the private browser: it is answered by an edit."""
     requests = await h.send(ephemeral_click(h, user, custom_id))
@@ -90,7 +98,7 @@ async def step(h: BotHarness, user: Player, custom_id: str) -> Request:
     return edit
 
 
-def expected_scores(h_game: Any, move: int) -> str:
+def expected_scores(h_game: Game, move: int) -> str:
     names = h_game.players
     scores = public_history(h_game).state(move).scores
     return " · ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True))
@@ -102,7 +110,7 @@ async def test_stepping_through_a_running_game_with_every_expansion(
     await started(h, "all")
     await fast_forward(h, random.Random(2), turns=12)
     gid = await game_id(h)
-    game = await h.bot.service.game(place_of(h))
+    game = await game_of(h)
     total = len(game.history)
     assert total >= 12
     (post,) = followups(await h.command(ANA, "/carc-history"))
@@ -130,7 +138,7 @@ async def test_stepping_through_a_running_game_with_every_expansion(
                            f"has no move {total + 1}")
     # ⏭ on a running game fetches the moves played since the post.
     await fast_forward(h, random.Random(3), turns=2)
-    newest = len((await h.bot.service.game(place_of(h))).history)
+    newest = len((await game_of(h)).history)
     last = await step(h, ANA, f"carc:hlast:{gid}:5")
     assert moves_of(last.content) == (newest, newest) and newest > total
 
@@ -157,7 +165,7 @@ async def test_a_finished_game_ends_with_its_card_replays_and_history(
     assert custom_ids(last) == [f"carc:hist:{gid}:1"]
     requests = await h.click(BEN, f"carc:hist:{gid}:1")
     (opened,) = followups(requests)
-    game = await h.bot.service.game(place_of(h))
+    game = await game_of(h)
     total = len(game.history)
     assert opened.ephemeral and moves_of(opened.content) == (1, total)
     assert "still being played" not in opened.content
@@ -223,7 +231,7 @@ async def test_forged_and_stale_history_buttons_are_refused(harness: BotHarness)
     await started(h)
     await fast_forward(h, random.Random(7), turns=3)
     gid = await game_id(h)
-    total = len((await h.bot.service.game(place_of(h))).history)
+    total = len((await game_of(h)).history)
     for forged in (f"carc:hnext:{gid}:{total}", f"carc:hback:{gid}:0",
                    f"carc:hlast:{gid}:{total + 50}", f"carc:hist:{gid}:{10**17}"):
         requests = await h.send(ephemeral_click(h, ANA, forged))
@@ -259,7 +267,7 @@ async def test_tiles_shows_the_pile_counts(harness: BotHarness) -> None:
     assert_private_refusal(await h.command(ANA, "/carc-tiles"), "no game")
     await started(h, "river", "tunnel")
     await fast_forward(h, random.Random(9), turns=3)
-    left = sum(n for _tile, n in pile(await h.bot.service.game(place_of(h))))
+    left = sum(n for _tile, n in pile(await game_of(h)))
     (post,) = followups(await h.command(ANA, "/carc-tiles"))
     assert post.ephemeral and f"{left} tiles left" in post.content
     (picture,) = post.files
