@@ -22,7 +22,13 @@ from tests.bot.conftest import ANA, BEN, BotHarness, start_bot
 from tests.bot.fake_discord import APP_ID, Interactions, Request
 from tests.bot.outgoing import assert_clean
 from tests.bot.test_full_games import play_to_the_end
-from tests.bot.test_lobby import assert_private_refusal, callback, custom_ids, followups
+from tests.bot.test_lobby import (
+    assert_private_refusal,
+    callback,
+    custom_ids,
+    followups,
+    lobby,
+)
 from tests.bot.test_turns import place_of, started
 from tests.history.games import finished, reseeded, running, with_unconfirmed_turn
 
@@ -321,3 +327,28 @@ async def test_pictures_share_the_upload_limit(harness: BotHarness) -> None:
     assert (await h.bot.service.status(place_of(h))).finished
     assert sum(len(p.data) for p in last.files) <= limit
     assert any((p.filename or "").endswith(".txt") for p in last.files)
+
+
+async def test_a_game_the_timer_ends_gets_the_pictures_too(harness: BotHarness) -> None:
+    """The last tile played by the bot for a late player: that post is the last one."""
+    h = harness
+    await lobby(h, BEN, expansions="none", timer_hours=1, auto_play=True)
+    await h.command(ANA, "start")
+    await fast_forward(h, random.Random(14), until_left=1)
+    gid = await game_id(h)
+    for _ in range(4):
+        view = await h.bot.service.status(place_of(h))
+        if view.finished:
+            break
+        assert view.deadline is not None
+        start = len(h.fake.requests)
+        for report in await h.bot.service.check_timers(now=view.deadline + 1):
+            await h.bot.announce_timer(report)
+    assert (await h.bot.service.status(place_of(h))).finished
+    (post,) = [r for r in h.fake.since(start) if r.path.endswith("/messages")]
+    names = [p.filename or "" for p in post.files]
+    assert names[0] == "board.png" and f"game-{gid}-summary.png" in names
+    assert f"game-{gid}-replay.html" in names
+    assert any(re.fullmatch(rf"game-{gid}-replay\.(webp|gif)", n) for n in names)
+    assert custom_ids(post) == [f"carc:hist:{gid}:1"]
+    assert_clean([post])
