@@ -12,7 +12,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
 import discord
 
@@ -23,14 +23,19 @@ from carca_bot.render.summary import render_summary
 from carca_bot.replay_html import build_replay_html
 from carca_bot.service.history import public_history, tally
 
-if TYPE_CHECKING:
-    from carca_bot.bot.client import CarcaBot
-
 log = logging.getLogger("carca_bot.bot")
 _T = Domain("bot")
 _ = _T.gettext
 
 T = TypeVar("T")
+
+
+class RenderPool(Protocol):
+    """What this module needs of the bot (`CarcaBot.in_render_pool`)."""
+
+    async def in_render_pool(self, work: Callable[[], T]) -> T: ...
+
+
 MARGIN = 64 * 1024  # bytes kept free of the limit for the message's own form data
 
 
@@ -46,7 +51,7 @@ class TooLarge(Exception):
     """Left out for the upload limit (logged, no traceback)."""
 
 
-async def _attempt(bot: CarcaBot, game_id: int, what: str,
+async def _attempt(bot: RenderPool, game_id: int, what: str,
                    work: Callable[[], T]) -> T | None:
     try:
         return await bot.in_render_pool(work)
@@ -55,7 +60,7 @@ async def _attempt(bot: CarcaBot, game_id: int, what: str,
     return None
 
 
-async def end_of_game(bot: CarcaBot, game_id: int, game: Game, language: str,
+async def end_of_game(bot: RenderPool, game_id: int, game: Game, language: str,
                       budget: int) -> tuple[list[discord.File], list[str]]:
     """The card, the animation and the HTML page within `budget` bytes in all, and a
     note for each one left out (in `language`)."""
@@ -107,7 +112,7 @@ async def end_of_game(bot: CarcaBot, game_id: int, game: Game, language: str,
     return files, notes
 
 
-async def export_page(bot: CarcaBot, game_id: int, game: Game, language: str,
+async def export_page(bot: RenderPool, game_id: int, game: Game, language: str,
                       budget: int) -> tuple[discord.File | None, str]:
     """`/carc export`'s HTML replay, or a note saying why it is not attached."""
     page = await _attempt(bot, game_id, "HTML replay", lambda: html_replay(game, language))
