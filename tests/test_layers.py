@@ -34,7 +34,8 @@ ALLOWED: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "service": (frozenset({"engine", "render", "store"}), frozenset()),
     # replay_html: the HTML replay page, built from the service's public history.
     "replay_html": (frozenset({"engine", "i18n", "render", "service"}), frozenset()),
-    "bot": (frozenset({"engine", "i18n", "render", "service", "words"}),
+    # bot: replay_html for the HTML replay attached to the last post and the export.
+    "bot": (frozenset({"engine", "i18n", "render", "service", "words", "replay_html"}),
             frozenset({"discord", "aiohttp"})),  # aiohttp: discord.py's transport errors
     "local": (frozenset({"engine", "i18n", "render", "service", "words"}), frozenset()),
     "ai": (frozenset({"engine"}), frozenset()),

@@ -21,8 +21,17 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from carca_bot.bot import languages, text
-from carca_bot.bot.buttons import ChoiceSelect, hole_options, page_row, row_for
+from carca_bot.bot import endgame, languages, text
+from carca_bot.bot.buttons import (
+    HISTORY,
+    ChoiceSelect,
+    final_row,
+    history_row,
+    hole_options,
+    page_row,
+    row_for,
+)
+from carca_bot.bot.history import moment, moment_text, pile_text
 from carca_bot.bot.languages import Prefs
 from carca_bot.bot.parse import square, square_and_name
 from carca_bot.bot.refused import Refused
@@ -64,6 +73,11 @@ class Reply:
     # What the components and file descriptions speak: the language the content was
     # written in (set by `in_language`); None: the language of the reply cycle.
     language: str | None = None
+    final: Game | None = None  # a finished game: attach its card and replays
+    more_files: list[discord.File] = field(default_factory=list)  # after `file`
+    notes: list[str] = field(default_factory=list)  # said at the end of the content
+    edit: bool = False  # replace the message the clicked button is on (a private one)
+    picture: tuple[str, str, bytes] | None = None  # (file name, description, PNG) made already
 
 
 @contextmanager
@@ -147,8 +161,9 @@ class Actions:
     # -- the reply cycle ----------------------------------------------------------
 
     async def run(self, interaction: discord.Interaction[Any], name: str, work: Work, *,
-                  public: bool) -> None:
-        """Defer, do the work, answer; log one line with the outcome and latency."""
+                  public: bool, update: bool = False) -> None:
+        """Defer, do the work, answer; log one line with the outcome and latency.
+        `update`: the answer replaces the (private) message of the clicked button."""
         started = time.perf_counter()
         if not self.accepting:
             with speaking(languages.private_language(interaction, None)):
@@ -170,7 +185,10 @@ class Actions:
         # Everything is said in the user's language unless a public post speaks its game's.
         language = languages.private_language(interaction, None)
         try:
-            await interaction.response.defer(ephemeral=not public, thinking=True)
+            if update:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=not public, thinking=True)
             language = languages.private_language(interaction, await self.prefs(interaction))
             with speaking(language):
                 reply = await work()
@@ -241,8 +259,19 @@ class Actions:
         images = await asyncio.gather(*(job for _name, _about, job in jobs))
         for (name, description, _job), png in zip(jobs, images, strict=True):
             files.append(discord.File(io.BytesIO(png), filename=name, description=description))
+        if reply.picture is not None:
+            name, description, png = reply.picture
+            files.append(discord.File(io.BytesIO(png), filename=name, description=description))
         if reply.file is not None:
             files.append(reply.file)
+        files.extend(reply.more_files)
+        if reply.final is not None and reply.view is not None:
+            # What is attached already counts against the limit; the rest is the pictures'.
+            used = sum(_size(f) for f in files)
+            more, notes = await endgame.end_of_game(self.bot, reply.view.game_id, reply.final,
+                                                    language, limit - used)
+            files.extend(more)
+            reply.notes.extend(notes)
         return files
 
     async def send(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
@@ -255,10 +284,15 @@ class Actions:
             components = reply.components
             if components is None and reply.view is not None:
                 components = row_for(reply.view, reply.choices, private=not reply.public)
+        content = text.with_notes(reply.content, reply.notes)
+        if reply.edit:  # a private message stepped in place (history): no post is owed
+            await interaction.edit_original_response(
+                content=content, attachments=files, view=components,
+                allowed_mentions=NO_PINGS)
+            return
         kwargs: dict[str, Any] = {"files": files, "allowed_mentions": pinging(*reply.pings)}
         if components is not None and components.children:
             kwargs["view"] = components
-        content = text.clip(reply.content)
         shown = reply.view if reply.public else None
         elsewhere = (shown is not None
                      and shown.where.channel != str(interaction.channel_id or 0))
@@ -328,7 +362,8 @@ class Actions:
         full = text.full_scoring(view, board.events, names, gardens).encode()
         file = discord.File(io.BytesIO(full), filename=f"game-{view.game_id}-scores.txt",
                             description=_("Every scoring of the game"))
-        return Reply(content, public=True, board=board, view=view, file=file)
+        return Reply(content, public=True, board=board, view=view, file=file, final=board,
+                     components=final_row(view.game_id))
 
     async def _next_tile(self, view: TurnView) -> str | None:
         """The tile the next player drew, shown to all as at the table (not before a
@@ -405,8 +440,16 @@ class Actions:
                      version: int) -> None:
         user, svc = who(interaction), self.service
         posts = action in ("confirm", "join", "start", "skip", "return", "resign")
+        # History steps replace the private message they are on; from a public post (the
+        # last post's button) they open a private one.
+        message = interaction.message
+        update = action in HISTORY and message is not None and message.flags.ephemeral
 
         async def work() -> Reply:
+            if action in HISTORY:
+                reply = await self.history_step(interaction, action, game_id, version)
+                reply.edit = update
+                return reply
             if action == "page":
                 return await self.score_details(interaction, version, game_id)
             place = await self.place_of(interaction, game_id, action)
@@ -452,7 +495,7 @@ class Actions:
                 return Reply(_("Good: you are still in the game. Nothing was changed."))
             raise Refused(_("that button does nothing any more"))
 
-        await self.run(interaction, f"button:{action}", work, public=posts)
+        await self.run(interaction, f"button:{action}", work, public=posts, update=update)
 
     async def abbey_menu(self, place: Where, user: User) -> Reply:
         """'Place my abbey': a menu of the holes, nearest the last tile first."""
@@ -509,10 +552,85 @@ class Actions:
         data = await asyncio.to_thread(lambda: json.dumps(record, indent=1).encode())
         view: TurnView = await self.service.status(where(interaction), str(interaction.user.id))
         name = f"carcassonne-game-{view.game_id}.json"
-        return Reply(_("The record of game #{game} (`carca-record/1`): replay it with "
-                       "`carca-bot replay {file}`, or load it in another channel with "
-                       "`/carc import`.").format(game=view.game_id, file=name),
-                     file=discord.File(io.BytesIO(data), filename=name))
+        reply = Reply(_("The record of game #{game} (`carca-record/1`): replay it with "
+                        "`carca-bot replay {file}`, or load it in another channel with "
+                        "`/carc import`. The .html file shows the game move by move in any "
+                        "web browser.").format(game=view.game_id, file=name),
+                      file=discord.File(io.BytesIO(data), filename=name))
+        game = await self.service.game(view.where, view.game_id)
+        if game is not None:  # the page is built from the committed moves, never the seed
+            page, note = await endgame.export_page(self.bot, view.game_id, game, current(),
+                                                   interaction.filesize_limit - len(data))
+            if page is not None:
+                reply.more_files.append(page)
+            if note:
+                reply.notes.append(note)
+        return reply
+
+    # -- the past: history and the pile -------------------------------------------------
+
+    async def past_game(self, interaction: discord.Interaction[Any], game_id: int | None
+                        ) -> tuple[TurnView, Game]:
+        """A game of this channel (the given one, else the running one, else the last) and
+        its private copy; only its public part is ever shown."""
+        here = where(interaction)
+        view: TurnView = await self.service.status(here, str(interaction.user.id), game_id)
+        if view.where != here:
+            raise Refused(_("there is no game #{game} in this channel").format(
+                game=view.game_id))
+        game = await self.service.game(here, view.game_id)
+        if game is None:
+            raise Refused(_("game #{game} has not started yet: its history begins with its "
+                            "first move").format(game=view.game_id))
+        return view, game
+
+    async def history(self, interaction: discord.Interaction[Any], game_id: int | None,
+                      move: int | None) -> Reply:
+        """`/carc-history`: the table after `move` (the newest by default), privately."""
+        view, game = await self.past_game(interaction, game_id)
+        total = len(game.history)
+        if move is not None and move > total:
+            raise Refused(ngettext("game #{game} has no move {move}: it has {n} move so far",
+                                   "game #{game} has no move {move}: it has {n} moves so far",
+                                   total).format(game=view.game_id, move=move, n=total))
+        return await self._moment(view, game, total if move is None else move)
+
+    async def history_step(self, interaction: discord.Interaction[Any], action: str,
+                           game_id: int, shown: int) -> Reply:
+        """A click on ⏮ ◀ ▶ ⏭ (or the last post's button). The id names the move shown;
+        one the game does not have can only be forged, and is refused."""
+        view, game = await self.past_game(interaction, game_id)
+        total = len(game.history)
+        target = {"hfirst": 0, "hback": shown - 1, "hnext": shown + 1, "hlast": total,
+                  "hist": min(shown, total)}[action]
+        if shown > total or not 0 <= target <= total:
+            raise Refused(_("that button does not match game #{game}'s history (it has "
+                            "{n} moves). Nothing was changed: use `/carc-history` to step "
+                            "through it.").format(game=game_id, n=total))
+        return await self._moment(view, game, target)
+
+    async def _moment(self, view: TurnView, game: Game, move: int) -> Reply:
+        found = await self.bot.in_render_pool(lambda: moment(game, move))
+        return Reply(moment_text(view.game_id, found), board=found.table,
+                     components=history_row(view.game_id, found.number, found.total,
+                                            found.finished))
+
+    async def tiles(self, interaction: discord.Interaction[Any]) -> Reply:
+        """`/carc-tiles`: what is left in the pile, counted by kind (never its order)."""
+        from carca_bot.render.pile import render_pile
+        from carca_bot.service.history import pile
+
+        view, game = await self.past_game(interaction, None)
+        language = current()
+        tunnel = game.setup.has("tunnel")
+
+        def draw() -> tuple[tuple[tuple[str, int], ...], bytes]:
+            counts = pile(game)
+            return counts, render_pile(counts, tunnel, language)
+
+        counts, png = await self.bot.in_render_pool(draw)
+        return Reply(pile_text(view.game_id, counts),
+                     picture=("tiles-left.png", _("The tiles left in the pile, by kind"), png))
 
     async def score_details(self, interaction: discord.Interaction[Any],
                             page: int | None = None, game_id: int | None = None) -> Reply:
@@ -539,6 +657,12 @@ class Actions:
             lines.append(_("• no points scored yet"))
         return Reply(text.clip("\n".join(lines)),
                      components=page_row(view.game_id, page, pages))
+
+
+def _size(file: discord.File) -> int:
+    """Bytes of an attachment made in memory (all of the bot's are)."""
+    fp = file.fp
+    return len(fp.getbuffer()) if isinstance(fp, io.BytesIO) else 0
 
 
 SCORE_PAGE = 12

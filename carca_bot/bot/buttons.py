@@ -40,7 +40,15 @@ BUTTON_LABELS = {
     "resign": (N_("Resign"), discord.ButtonStyle.danger),
     "keep": (N_("Keep playing"), discord.ButtonStyle.secondary),
     "page": (N_("Page"), discord.ButtonStyle.secondary),  # /carc score pages; version = page
+    # The history browser: the version slot holds the move shown when the button was made
+    # (a game's past only grows, so no genuine id names a move the game does not have).
+    "hist": (N_("Step through the game"), discord.ButtonStyle.secondary),
+    "hfirst": (N_("⏮ Start"), discord.ButtonStyle.secondary),
+    "hback": (N_("◀ Back"), discord.ButtonStyle.primary),
+    "hnext": (N_("Next ▶"), discord.ButtonStyle.primary),
+    "hlast": (N_("Latest ⏭"), discord.ButtonStyle.secondary),
 }
+HISTORY = ("hist", "hfirst", "hback", "hnext", "hlast")
 SELECTS = ("pick", "wagon", "hole")
 # Ids are bounded (a 19-digit number is beyond any game or version) so that a forged
 # id with a huge number is answered as malformed rather than reaching the database.
@@ -162,6 +170,25 @@ def page_row(game_id: int, page: int, pages: int) -> discord.ui.View | None:
         ui.add_item(GameButton("page", game_id, page - 1, label=_("◀ Earlier")))
     if page < pages - 1:
         ui.add_item(GameButton("page", game_id, page + 1, label=_("Later ▶")))
+    return ui
+
+
+def history_row(game_id: int, move: int, total: int, finished: bool) -> discord.ui.View:
+    """⏮ ◀ ▶ ⏭ under a history post; the ones with nowhere to go are greyed out
+    (⏭ stays on while the game runs: it also fetches the moves played since)."""
+    ui = discord.ui.View(timeout=None)
+    for action, usable in (("hfirst", move > 0), ("hback", move > 0), ("hnext", move < total),
+                           ("hlast", move < total or not finished)):
+        button = GameButton(action, game_id, move)
+        button.item.disabled = not usable
+        ui.add_item(button)
+    return ui
+
+
+def final_row(game_id: int) -> discord.ui.View:
+    """Under the last post of a game: open its history (privately) at the first move."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(GameButton("hist", game_id, 1))
     return ui
 
 

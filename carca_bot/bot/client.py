@@ -11,18 +11,24 @@ import logging
 import re
 import signal
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
 from discord import app_commands
 
-from carca_bot.bot import languages, text
+from carca_bot.bot import endgame, languages, text
 from carca_bot.bot.actions import Actions, last_action_by, public
-from carca_bot.bot.buttons import ChoiceSelect, GameButton, is_ours, row_for
-from carca_bot.bot.commands import build_group, build_language_command
+from carca_bot.bot.buttons import ChoiceSelect, GameButton, final_row, is_ours, row_for
+from carca_bot.bot.commands import (
+    build_group,
+    build_history_command,
+    build_language_command,
+    build_tiles_command,
+)
 from carca_bot.bot.config import Settings
 from carca_bot.bot.refused import Refused
 from carca_bot.bot.safe import NO_PINGS, pinging, plain, safe_name
@@ -38,6 +44,7 @@ from carca_bot.service import (
 )
 
 log = logging.getLogger("carca_bot.bot")
+T = TypeVar("T")
 _T = Domain("bot")
 _ = _T.gettext
 ngettext = _T.ngettext
@@ -98,6 +105,10 @@ class CarcaBot(discord.Client):
         self.latencies: deque[float] = deque(maxlen=1000)
         self.tree.add_command(build_group(self))
         self.tree.add_command(build_language_command(self))
+        # `/carc` holds the 25 subcommands Discord allows a group: the history and the
+        # pile are commands of their own.
+        self.tree.add_command(build_history_command(self))
+        self.tree.add_command(build_tiles_command(self))
 
     @property
     def service(self) -> GameService:
@@ -155,6 +166,12 @@ class CarcaBot(discord.Client):
 
     # The pictures' words are drawn in a thread, which does not see this task's language:
     # it is passed along.
+
+    async def in_render_pool(self, work: Callable[[], T]) -> T:
+        """Any CPU work (a replay, a picture) in the render threads. `work` runs without
+        this task's language: pass the language to it explicitly."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._render_pool, work)
 
     async def render_board(self, game: Game, max_bytes: int | None = None,
                            language: str = "en") -> bytes:
@@ -307,7 +324,8 @@ class CarcaBot(discord.Client):
             return
         with public(view) as language:
             content, pings, files = await self._timer_notice(report, language)
-            components = row_for(view, None, private=False)
+            components = (final_row(view.game_id) if view.finished and report.auto_played
+                          else row_for(view, None, private=False))
         try:
             await self.post(view.where, content, components, pings, files,
                             shows=view if report.auto_played else None)
@@ -335,6 +353,11 @@ class CarcaBot(discord.Client):
                 png = await self.render_board(board, TIMER_BOARD_BYTES, language)
                 files.append(discord.File(io.BytesIO(png), filename="board.png",
                                           description=_("The board")))
+                if view.finished:
+                    more, notes = await endgame.end_of_game(
+                        self, view.game_id, board, language, TIMER_BOARD_BYTES - len(png))
+                    files.extend(more)
+                    content = text.with_notes(content, notes)
             return content, text.pinged(view), files
         who = text.mention(report.user_id, report.name)
         content = _("⏰ {who}, the game is waiting for you: {doing}.").format(

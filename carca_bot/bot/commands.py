@@ -436,3 +436,36 @@ def language_text(prefs: languages.Prefs) -> str:
         server = _("This server's language: not chosen, so new games follow the server's "
                    "Discord settings.")
     return f"{mine}\n{server}"
+
+
+def build_history_command(bot: CarcaBot) -> app_commands.Command[Any, ..., None]:
+    """`/carc-history`: a command of its own (`/carc` is full); stepping is done with the
+    buttons of its private reply."""
+    act = bot.actions
+
+    @app_commands.command(name="carc-history", description="Step through a game of this "
+                                                           "channel, move by move (only you "
+                                                           "see it)")
+    @app_commands.guild_only()
+    @app_commands.describe(move="The move to show (0: the start; by default the newest)",
+                           game="The game's number (by default this channel's game)")
+    async def history_command(interaction: Interaction,
+                              move: app_commands.Range[int, 0, 100_000] | None = None,
+                              game: app_commands.Range[int, 1, 10**15] | None = None) -> None:
+        await act.run(interaction, "history", lambda: act.history(interaction, game, move),
+                      public=False)
+
+    return history_command
+
+
+def build_tiles_command(bot: CarcaBot) -> app_commands.Command[Any, ..., None]:
+    """`/carc-tiles`: a command of its own, as `/carc` is full."""
+    act = bot.actions
+
+    @app_commands.command(name="carc-tiles", description="The tiles left in the pile of this "
+                                                         "channel's game, counted by kind")
+    @app_commands.guild_only()
+    async def tiles_command(interaction: Interaction) -> None:
+        await act.run(interaction, "tiles", lambda: act.tiles(interaction), public=False)
+
+    return tiles_command

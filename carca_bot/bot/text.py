@@ -347,3 +347,13 @@ def games_text(games: list[GameSummary]) -> str:
 
 def clip(text: str) -> str:
     return text if len(text) <= MAX_CONTENT else text[:MAX_CONTENT - 1] + "…"
+
+
+def with_notes(content: str, notes: Iterable[str]) -> str:
+    """`content` with notes on its last lines, clipped so that the notes always show."""
+    tail = "\n".join(notes)
+    if not tail:
+        return clip(content)
+    room = MAX_CONTENT - len(tail) - 1
+    head = content if len(content) <= room else content[:max(room - 1, 0)] + "…"
+    return f"{head}\n{tail}"

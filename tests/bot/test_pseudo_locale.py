@@ -210,6 +210,84 @@ async def test_a_late_post_and_the_final_post_are_translated(pseudo_bot: BotHarn
     (last,) = followups(await h.command(player, "place", square=f"{x},{y}", rotation=rot,
                                         confirm=True))
     assert last.files and any((p.filename or "").endswith(".txt") for p in last.files)
+    assert len(last.files) == 5  # board, scores, card, animation, HTML: all described
+    assert leaks(h.fake.requests) == []
+
+
+async def test_history_tiles_and_their_refusals_are_translated(
+        pseudo_bot: BotHarness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The history browser (opened, stepped, refused), `/carc-tiles`, the export's HTML,
+    and a last post whose pictures were left out."""
+    from carca_bot.bot import endgame
+    from carca_bot.render.replay import ReplayTooLarge
+
+    h = pseudo_bot
+    await h.command(ANA, "/carc-history")  # no game here yet
+    await h.command(ANA, "/carc-tiles")
+    await h.command(ANA, "create", expansions="all")
+    await h.command(BEN, "join")
+    await h.command(ANA, "/carc-history")  # not started yet
+    await h.command(ANA, "start")
+    rng = random.Random(5)
+    for _ in range(3):
+        view = await h.bot.service.status(place_of(h))
+        assert view.deciding is not None and view.deciding.user_id is not None
+        await drive(h, ANA if view.deciding.user_id == str(ANA[0]) else BEN, rng)
+    view = await h.bot.service.status(place_of(h))
+    game = view.game_id
+    await h.command(ANA, "/carc-history")
+    await h.command(ANA, "/carc-history", move=0)
+    await h.command(ANA, "/carc-history", move=9999)
+    for custom_id in (f"carc:hback:{game}:2", f"carc:hnext:{game}:0", f"carc:hfirst:{game}:2",
+                      f"carc:hlast:{game}:0", f"carc:hnext:{game}:999", f"carc:hist:{game}:1"):
+        payload = h.make.component(ANA, custom_id)
+        payload["message"]["flags"] = 64
+        await h.send(payload)
+    await h.command(ANA, "/carc-tiles")
+    await h.command(ANA, "export")
+
+    def too_large(*args: Any, **kwargs: Any) -> Any:
+        raise ReplayTooLarge("too large")
+
+    def broken(*args: Any, **kwargs: Any) -> bytes:
+        raise RuntimeError("broken")
+
+    monkeypatch.setattr(endgame, "render_replay", too_large)
+    monkeypatch.setattr(endgame, "html_replay", broken)
+    while True:
+        view = await h.bot.service.status(place_of(h))
+        assert view.deciding is not None and view.deciding.user_id is not None
+        user = User(view.deciding.user_id, view.deciding.name)
+        legal = await h.bot.service.legal_moves(place_of(h), user)
+        if legal.must == "choose":
+            await h.bot.service.draw(place_of(h), user)
+            continue
+        if legal.must == "wagon":
+            await h.bot.service.return_wagon(place_of(h), user)
+            continue
+        if legal.must == "abbey_round" or view.tiles_left <= 1:
+            break
+        px, py, prot = rng.choice(legal.placements)
+        await h.bot.service.place(place_of(h), user, px, py, prot, None, None, True)
+    for _ in range(10):  # the last tile and any abbey round, through Discord
+        view = await h.bot.service.status(place_of(h))
+        if view.finished:
+            break
+        assert view.deciding is not None and view.deciding.user_id is not None
+        player = ANA if view.deciding.user_id == str(ANA[0]) else BEN
+        legal = await choices(h, player)
+        if legal.must == "abbey_round":
+            await h.command(player, "abbey", square="skip")
+        elif legal.must == "wagon":
+            await h.command(player, "wagon", target="return")
+        elif legal.must == "choose":
+            await h.command(player, "draw")
+        else:
+            x, y, rot = legal.placements[0]
+            await h.command(player, "place", square=f"{x},{y}", rotation=rot, confirm=True)
+    assert (await h.bot.service.status(place_of(h))).finished
+    said = "\n".join(shown(h.fake.requests))
+    assert OPEN in said and "carc-history" in said
     assert leaks(h.fake.requests) == []
 
 

@@ -191,7 +191,8 @@ async def test_status_score_and_export(harness: BotHarness) -> None:
     (score,) = followups(await harness.command(first, "score"))
     assert score.ephemeral and "Scores:" in score.content
     (export,) = followups(await harness.command(first, "export"))
-    (record_file,) = export.files
+    record_file, page = export.files  # the record, then the HTML replay
+    assert page.filename is not None and page.filename.endswith(".html")
     record = json.loads(record_file.data)
     assert record["format"] == "carca-record/1" and len(record["actions"]) == 1
     assert replay(record)[0] == 0
