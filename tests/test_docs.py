@@ -51,3 +51,12 @@ def test_the_house_documents_exist() -> None:
     for name in ("ARCHITECTURE.md", "CHANGELOG.md", "CONTRIBUTING.md", "LICENSE"):
         assert (ROOT / name).read_text(encoding="utf-8").strip(), name
     assert "carca-bot contributors" in (ROOT / "LICENSE").read_text(encoding="utf-8")
+
+
+def test_the_readmes_python_runs() -> None:
+    """The README's code is what a newcomer copies first: it must run as written."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [part.split("```", 1)[0] for part in readme.split("```python\n")[1:]]
+    assert blocks
+    for code in blocks:
+        exec(compile(code, "README.md", "exec"), {"print": lambda *args: None})
