@@ -232,7 +232,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
     @app_commands.describe(square="x,y of a hole, or 'skip' in the final abbey round")
     @app_commands.autocomplete(square=ac.abbey_squares)
     async def abbey(interaction: Interaction, square: Text30) -> None:
-        skip = square.strip().lower() == "skip"
+        skip = parse.is_skip(square)
 
         async def work() -> Reply:
             place, user = where(interaction), who(interaction)
@@ -262,7 +262,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
     async def wagon(interaction: Interaction, target: Text30) -> None:
         async def work() -> Reply:
             place, user = where(interaction), who(interaction)
-            if target.strip().lower() == "return":
+            if parse.is_return(target):
                 return await act.public_move(await service().return_wagon(place, user),
                                              user.name)
             x, y, on = parse.square_and_name(target)

@@ -13,6 +13,18 @@ _ = _T.gettext
 
 _SQUARE = re.compile(r"^\s*\(?\s*(-?\d{1,4})\s*[, ]\s*(-?\d{1,4})\s*\)?")
 MAX_TEXT = 100  # longest free-text option we read
+# The words players type instead of a square, accepted in every language we speak, so a
+# Spanish player may type what their description shows and still be understood anywhere.
+SKIP_WORDS = frozenset({"skip", "saltar"})
+RETURN_WORDS = frozenset({"return", "recuperar"})
+
+
+def is_skip(text: str) -> bool:
+    return text.strip().lower() in SKIP_WORDS
+
+
+def is_return(text: str) -> bool:
+    return text.strip().lower() in RETURN_WORDS
 
 
 def square(text: str) -> tuple[int, int]:

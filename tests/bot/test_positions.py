@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from carca_bot.bot.safe import escape
 from carca_bot.service import TurnView, User
 from carca_bot.words import square
@@ -103,10 +105,12 @@ async def test_wagon_move_and_refusal(harness: BotHarness) -> None:
     assert "moved their wagon to E (east edge) at 1,0" in post.content
 
 
-async def test_wagon_return(harness: BotHarness) -> None:
+@pytest.mark.parametrize("typed", ["return", "Recuperar "])
+async def test_wagon_return(harness: BotHarness, typed: str) -> None:
+    """Typed in English or in Spanish (what the Spanish description shows)."""
     await position(harness, [turn("Ana", "L", (1, 0), figure="wagon", on="W"),
                              turn("Ben", "X", (-1, 0))], "abbey_mayor")
-    post = assert_public_reply(await harness.command(ANA, "wagon", target="return"))
+    post = assert_public_reply(await harness.command(ANA, "wagon", target=typed))
     assert "took their wagon back" in post.content
 
 
@@ -137,8 +141,8 @@ async def test_abbey_round_place_and_skip(harness: BotHarness) -> None:
     await position(harness, [*HOLE, {"end": True}], "abbey_mayor")
     offered = await harness.autocomplete(ANA, "abbey", "square", square="")
     assert [c["value"] for c in offered] == ["skip", "0,1"]
-    post = assert_public_reply(await harness.command(ANA, "abbey", square="skip"))
-    assert "kept their abbey" in post.content
+    post = assert_public_reply(await harness.command(ANA, "abbey", square="saltar"))
+    assert "kept their abbey" in post.content  # the Spanish keyword works in any game
     # Ben is next in the round and places it; then the game ends with final scoring.
     await harness.command(ANA, "abbey", square="0,1")
     post = assert_public_reply(await harness.command(ANA, "confirm"))
