@@ -5,6 +5,9 @@ imported as `baseline_engine`, so both run in the same process on the same
 machine; games alternate between the engines so a busy machine slows both
 alike, after a warm-up of both engines' caches (then `gc.freeze()`). Prints,
 for each measure, the old time, the new time, the ratio and the target.
+When `carca_bot.engine` is the compiled build (`CARCA_COMPILE=1`, see setup.py), the
+same source is also loaded as plain Python (`pure_engine`): "new" is then the pure
+engine and a "compiled" column follows, all in the same run.
 Run: python bench/engine.py [--games N] [--baseline COMMIT]
 """
 
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import gc
 import importlib
 import random
@@ -25,9 +29,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from carca_bot.engine import game as engine_game
 from carca_bot.engine.game import Game
-from carca_bot.engine.moves import Deploy, Draw, EndTurn, Move, PlaceTile, PlaceToken, Recall
-from carca_bot.engine.randomplay import play_random_turn
+from carca_bot.engine.moves import Deploy, Draw, EndTurn, Move, PlaceToken, Recall
 from carca_bot.engine.setup import Setup
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,53 +40,104 @@ PLAYERS = ("P0", "P1")
 EXPANSIONS = frozenset({"river", "abbot"})
 
 
+def _import_as(package: Path, name: str) -> ModuleType:
+    """The engine copied to `package` (named `name`), its imports renamed to match."""
+    for source in package.rglob("*.py"):  # subpackages too (engine v2: expansions/)
+        text = source.read_text("utf-8").replace("carca_bot.engine", name)
+        source.write_text(text, "utf-8")
+    sys.path.insert(0, str(package.parent))
+    return importlib.import_module(name)
+
+
 def load_baseline(commit: str, where: Path) -> ModuleType:
     """The engine of `commit`, importable as `baseline_engine`."""
+    where.mkdir(parents=True, exist_ok=True)
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "carca_bot/engine"],
                              check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True)
     package = where / "baseline_engine"
     (where / "carca_bot" / "engine").rename(package)
-    for source in package.rglob("*.py"):  # subpackages too (engine v2: expansions/)
-        text = source.read_text("utf-8").replace("carca_bot.engine", "baseline_engine")
-        source.write_text(text, "utf-8")
-    sys.path.insert(0, str(where))
-    return importlib.import_module("baseline_engine")
+    return _import_as(package, "baseline_engine")
+
+
+def compiled() -> bool:
+    """Whether `carca_bot.engine` is the mypyc build (extension modules, not .py files)."""
+    return not str(engine_game.__file__).endswith(".py")
+
+
+def load_pure(where: Path) -> ModuleType:
+    """The running engine's own .py files as plain Python, importable as `pure_engine`."""
+    source = Path(engine_game.__file__).parent
+    package = where / "pure_engine"
+    for path in source.rglob("*.py"):
+        target = package / path.relative_to(source)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
+    (package / "data").symlink_to(source / "data")
+    return _import_as(package, "pure_engine")
+
+
+@dataclasses.dataclass(frozen=True)
+class Engine:
+    """One engine's game, setup, step-API player and move classes."""
+
+    game: Any
+    setup: Any
+    play: Callable[..., None]
+    moves: Any
+
+    @classmethod
+    def of(cls, package: str) -> Engine:
+        def part(name: str) -> Any:
+            return importlib.import_module(f"{package}.{name}")
+        return cls(part("game").Game, part("setup").Setup,
+                   part("randomplay").play_random_turn, part("moves"))
 
 
 def median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
 
-def random_move(game: Game, rng: random.Random) -> None:
-    """One decision by `legal_moves()`, like the AI will make them (draws when it may)."""
+def random_move(game: Game, rng: random.Random, kinds: Any = None) -> None:
+    """One decision by `legal_moves()`, like the AI will make them (draws when it may).
+
+    `kinds`: the module of the move classes (another engine's), else this engine's.
+    """
+    draw, token, deploy, recall, end_turn = (Draw, PlaceToken, Deploy, Recall, EndTurn) \
+        if kinds is None else (kinds.Draw, kinds.PlaceToken, kinds.Deploy, kinds.Recall,
+                               kinds.EndTurn)
     moves = game.legal_moves()
     if game.phase.value == "tile":
-        move: Move = moves[0] if isinstance(moves[0], Draw) and rng.random() < 0.9 \
+        move: Move = moves[0] if isinstance(moves[0], draw) and rng.random() < 0.9 \
             else rng.choice(moves)
-        if isinstance(move, Draw):
+        if isinstance(move, draw):
             move = rng.choice(game.legal_moves(game.draw()))
     elif game.phase.value == "placed":
-        tokens = [m for m in moves if isinstance(m, PlaceToken)]
-        figures = [m for m in moves if isinstance(m, Deploy | Recall)]
+        tokens = [m for m in moves if isinstance(m, token)]
+        figures = [m for m in moves if isinstance(m, deploy | recall)]
         if game.turn is not None and game.turn.token is None and tokens and rng.random() < 0.5:
             move = rng.choice(tokens)
         elif game.turn is not None and not (game.turn.deploy or game.turn.recall) and figures \
                 and rng.random() < 0.6:
             move = rng.choice(figures)
         else:
-            move = EndTurn()
+            move = end_turn()
     else:
         move = rng.choice(moves)
     game.push(move)
 
 
-def new_game_by_moves(seed: int) -> float:
+def new_game_by_moves(seed: int, engine: Engine | None = None) -> float:
     rng = random.Random(seed)
     start = time.perf_counter()
-    game = Game(Setup(PLAYERS, EXPANSIONS, seed=seed))
+    if engine is None:
+        game = Game(Setup(PLAYERS, EXPANSIONS, seed=seed))
+        kinds = None
+    else:
+        game = engine.game(engine.setup(PLAYERS, EXPANSIONS, seed=seed))
+        kinds = engine.moves
     while not game.finished:
-        random_move(game, rng)
+        random_move(game, rng, kinds)
     return time.perf_counter() - start
 
 
@@ -118,9 +173,39 @@ def timed(action: Callable[[], object], repeat: int) -> float:
     return statistics.median(samples)
 
 
-def row(name: str, old: float, new: float, target: str) -> None:
-    ratio = old / new if new else float("inf")
-    print(f"{name:44} {old * 1e6:>12.1f} {new * 1e6:>12.1f} {ratio:>7.1f}x {target:>10}")
+def row(name: str, old: float, news: list[float], target: str) -> None:
+    """One measure: the old time, then each newer engine's time and its ratio to the old."""
+    cells = "".join(f" {new * 1e6:>12.1f} {old / new if new else float('inf'):>7.1f}x"
+                    for new in news)
+    print(f"{name:44} {old * 1e6:>12.1f}{cells} {target:>10}")
+
+
+def late_measures(engine: Engine, late: Any, tile: str, spot: Any) -> dict[str, float]:
+    """Seconds per call of the small measures, on `late` (this engine's late game)."""
+    kinds = engine.moves
+
+    def place() -> None:
+        late.push(kinds.PlaceTile(tile, spot.pos, spot.rot))
+        options = [m for m in late.legal_moves() if isinstance(m, kinds.Deploy)]
+        if options:
+            late.push(options[0])
+            late.pop()
+        late.pop()
+
+    late.push(kinds.PlaceTile(tile, spot.pos, spot.rot))
+    figure = [m for m in late.legal_moves() if isinstance(m, kinds.Deploy)][:1]
+    late.pop()
+
+    def push_pop() -> None:
+        late.push(kinds.PlaceTile(tile, spot.pos, spot.rot))
+        for move in figure:
+            late.push(move)
+        for _ in range(1 + len(figure)):
+            late.pop()
+
+    return {"place": timed(place, 50), "push_pop": timed(push_pop, 200),
+            "copy": timed(late.copy, 200), "copy_bare": timed(lambda: late.copy(stack=False), 200),
+            "legal": timed(lambda: late.legal_moves(tile), 200)}
 
 
 def main() -> None:
@@ -129,36 +214,46 @@ def main() -> None:
     parser.add_argument("--baseline", default=BASELINE)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        old = load_baseline(args.baseline, Path(tmp))
+        old = load_baseline(args.baseline, Path(tmp) / "old")
         old_game = importlib.import_module(f"{old.__name__}.game").Game
         old_setup = importlib.import_module(f"{old.__name__}.setup").Setup
         old_play = importlib.import_module(f"{old.__name__}.randomplay").play_random_turn
+        engines = [Engine.of("carca_bot.engine")]  # "new", then "compiled" when built
+        if compiled():
+            engines.insert(0, Engine.of(load_pure(Path(tmp) / "pure").__name__))
+        names = ["new", "compiled"][:len(engines)]
         seeds = range(args.games)
         print(f"2 players, base+River+Abbot, {args.games} games; times in µs "
-              f"(baseline {args.baseline})")
-        print(f"{'measure':44} {'old':>12} {'new':>12} {'ratio':>8} {'target':>10}")
-        for seed in range(10):  # warm both engines' caches, then keep them out of the GC's way
+              f"(baseline {args.baseline}); engine: "
+              f"{'pure Python and compiled (mypyc)' if compiled() else 'pure Python'}")
+        heads = "".join(f" {name:>12} {'ratio':>8}" for name in names)
+        print(f"{'measure':44} {'old':>12}{heads} {'target':>10}")
+        for seed in range(10):  # warm the engines' caches, then keep them out of the GC's way
             game_by_steps(old_game, old_setup, old_play, 1000 + seed)
-            new_game_by_moves(1000 + seed)
+            for engine in engines:
+                game_by_steps(engine.game, engine.setup, engine.play, 1000 + seed)
+                new_game_by_moves(1000 + seed, engine)
         gc.collect()
         gc.freeze()
         old_times: list[float] = []
-        step_times: list[float] = []
-        move_times: list[float] = []
-        for seed in seeds:  # interleaved, so a busy machine slows all three alike
+        step_times: list[list[float]] = [[] for _ in engines]
+        move_times: list[list[float]] = [[] for _ in engines]
+        for seed in seeds:  # interleaved, so a busy machine slows them all alike
             old_times.append(game_by_steps(old_game, old_setup, old_play, seed))
-            step_times.append(game_by_steps(Game, Setup, play_random_turn, seed))
-            move_times.append(new_game_by_moves(seed))
-        old_games, steps, moves = (median_ms(t) for t in (old_times, step_times, move_times))
-        row("random game, step API (median)", old_games / 1000, steps / 1000, "<= 8 ms")
-        row("random game, legal_moves + push (median)", old_games / 1000, moves / 1000,
-            "<= 8 ms")
+            for engine, steps, moves in zip(engines, step_times, move_times, strict=True):
+                steps.append(game_by_steps(engine.game, engine.setup, engine.play, seed))
+                moves.append(new_game_by_moves(seed, engine))
+        old_median = median_ms(old_times) / 1000
+        row("random game, step API (median)", old_median,
+            [median_ms(t) / 1000 for t in step_times], "<= 8 ms")
+        row("random game, legal_moves + push (median)", old_median,
+            [median_ms(t) / 1000 for t in move_times], "<= 8 ms")
 
         old_late = late_game(old_game, old_setup, old_play, 7)
-        new_late = late_game(Game, Setup, play_random_turn, 7)
-        tile = new_late.draw()
+        lates = [late_game(e.game, e.setup, e.play, 7) for e in engines]
+        tile = lates[0].draw()
         assert tile == old_late.draw()
-        spot = new_late.legal_placements(tile)[0]
+        spot = lates[0].legal_placements(tile)[0]
 
         def old_place() -> None:
             old_late.place_tile(old_late.current, tile, spot.pos, spot.rot)
@@ -167,37 +262,22 @@ def main() -> None:
                 old_late.deploy(old_late.current, options[0].figure, options[0].on)
             old_late.restore()
 
-        def new_place() -> None:
-            new_late.push(PlaceTile(tile, spot.pos, spot.rot))
-            options = [m for m in new_late.legal_moves() if isinstance(m, Deploy)]
-            if options:
-                new_late.push(options[0])
-                new_late.pop()
-            new_late.pop()
-
-        row("place + figure, then take back", timed(old_place, 5), timed(new_place, 50),
+        new = [late_measures(e, late, tile, spot) for e, late in zip(engines, lates, strict=True)]
+        old_place_time = timed(old_place, 5)
+        old_copy = timed(lambda: copy.deepcopy(old_late), 20)
+        row("place + figure, then take back", old_place_time, [n["place"] for n in new],
             "< 50 µs*")
-        new_late.push(PlaceTile(tile, spot.pos, spot.rot))
-        figure = [m for m in new_late.legal_moves() if isinstance(m, Deploy)][:1]
-        new_late.pop()
-
-        def new_push_pop() -> None:
-            new_late.push(PlaceTile(tile, spot.pos, spot.rot))
-            for move in figure:
-                new_late.push(move)
-            for _ in range(1 + len(figure)):
-                new_late.pop()
-
-        row("  push+pop only (no legal-move listing)", timed(old_place, 5),
-            timed(new_push_pop, 200), "< 50 µs")
-        row("copy of a late-game position (deepcopy old)",
-            timed(lambda: copy.deepcopy(old_late), 20), timed(new_late.copy, 200), "< 200 µs")
-        row("  copy(stack=False)", timed(lambda: copy.deepcopy(old_late), 20),
-            timed(lambda: new_late.copy(stack=False), 200), "< 200 µs")
-        row("legal moves for a late-game tile", timed(lambda: old_late.legal_placements(tile),
-                                                      200),
-            timed(lambda: new_late.legal_moves(tile), 200), "< 1000 µs")
+        row("  push+pop only (no legal-move listing)", old_place_time,
+            [n["push_pop"] for n in new], "< 50 µs")
+        row("copy of a late-game position (deepcopy old)", old_copy, [n["copy"] for n in new],
+            "< 200 µs")
+        row("  copy(stack=False)", old_copy, [n["copy_bare"] for n in new], "< 200 µs")
+        row("legal moves for a late-game tile",
+            timed(lambda: old_late.legal_placements(tile), 200), [n["legal"] for n in new],
+            "< 1000 µs")
         print("* old: place, deploy, then restore() (a replay); new: push, push, pop, pop")
+        if not compiled():
+            print("compiled engine: not built here (CARCA_COMPILE=1, see CONTRIBUTING.md)")
 
 
 if __name__ == "__main__":

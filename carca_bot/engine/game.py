@@ -119,8 +119,10 @@ def _counter(counts: Counter[T]) -> Counter[T]:
 class Game:
     """A game in progress, built from a `Setup` and the moves played so far."""
 
-    def __init__(self, setup: Setup) -> None:
+    def __init__(self, setup: Setup, *, _blank: bool = False) -> None:
         self.setup = setup
+        if _blank:  # for `copy`: every other attribute is set by `_share`
+            return
         self.rules = active(setup.expansions)  # the hooks of the expansions in play
         self.turn_hooks = any(r.turn_scoring or r.turn_end for r in self.rules)
         self.players = list(setup.players)
@@ -162,8 +164,8 @@ class Game:
 
     def copy(self, stack: bool = True) -> Game:
         """An independent game in the same position; `stack=False` drops the undo frames."""
-        other = Game.__new__(Game)
-        other.__dict__.update(self.__dict__)
+        other = Game(self.setup, _blank=True)
+        other._share(self)
         other.board = self.board.copy()
         other.players = list(self.players)
         if not stack:
@@ -182,6 +184,25 @@ class Game:
         other.river = self.river.copy()
         other.frames = list(self.frames) if stack else []
         return other
+
+    def _share(self, other: Game) -> None:
+        """Take every attribute of `other` as it is (shared, not copied).
+
+        Spelt out rather than `__dict__.update`, so that the engine compiled by mypyc
+        (setup.py), whose classes have no `__dict__`, runs the same code.
+        """
+        self.setup, self.rules, self.turn_hooks = other.setup, other.rules, other.turn_hooks
+        self.players, self.catalogue, self.board = other.players, other.catalogue, other.board
+        self.scores, self.hand, self.tokens = other.scores, other.hand, other.tokens
+        self.entrances, self.figures, self.supply = other.entrances, other.figures, other.supply
+        self.drawn, self.king, self.robber = other.drawn, other.king, other.robber
+        self.best_city, self.best_road = other.best_city, other.best_road
+        self.completed, self.current, self.phase = other.completed, other.current, other.phase
+        self.turn, self.wagons, self.ending = other.turn, other.wagons, other.ending
+        self.round_queue, self.events = other.round_queue, other.events
+        self.history, self.river, self.last_placed = other.history, other.river, other.last_placed
+        self.frames, self.tile_order = other.frames, other.tile_order
+        self.river_tiles, self.tunnels = other.river_tiles, other.tunnels
 
     def _frame(self, move: Move, player: int | None) -> Frame:
         if type(move) is Draw:  # only checks that a tile may be drawn
@@ -568,7 +589,7 @@ class Game:
             self.pop()
         if self.phase is Phase.PLACED:  # a copy without its frames: rebuild
             fresh = Game.replay(self.setup, self.history)
-            self.__dict__.update(fresh.__dict__)
+            self._share(fresh)
 
     @classmethod
     def replay(cls, setup: Setup, actions: list[dict[str, Any]]) -> Game:

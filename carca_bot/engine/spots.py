@@ -68,13 +68,17 @@ class Fits(dict[str, tuple[Row[T], ...]], Generic[T]):
 # `PlaceTile(tile, pos, rot)` without the frozen dataclass's __init__, which sets each
 # field through object.__setattr__: the slots are filled directly, for the same object
 # (equal, same hash) in well under the time. PlaceTile has no __post_init__ to skip;
-# nor has Placement, made the same way.
+# nor has Placement, made the same way. Compiled by mypyc (setup.py), both are native
+# classes with their own fast constructor, which must be used: `_BARE` is then False.
 _new = object.__new__
-_SET_TILE, _SET_POS, _SET_ROT = (PlaceTile.__dict__[name].__set__
+_BARE = PlaceTile.__new__ is _new and Placement.__new__ is _new
+_SET_TILE, _SET_POS, _SET_ROT = (vars(PlaceTile)[name].__set__
                                  for name in ("tile", "pos", "rot"))
 
 
 def _place_tile(row: Row[Move], pos: Pos) -> Move:
+    if not _BARE:
+        return PlaceTile(row.tile, pos, row.rot)
     move = _new(PlaceTile)
     _SET_TILE(move, row.tile)
     _SET_POS(move, pos)
@@ -82,10 +86,12 @@ def _place_tile(row: Row[Move], pos: Pos) -> Move:
     return move
 
 
-_SET_AT, _SET_TURNS = (Placement.__dict__[name].__set__ for name in ("pos", "rot"))
+_SET_AT, _SET_TURNS = (vars(Placement)[name].__set__ for name in ("pos", "rot"))
 
 
 def _placement(row: Row[Placement], pos: Pos) -> Placement:
+    if not _BARE:
+        return Placement(pos, row.rot)
     spot = _new(Placement)
     _SET_AT(spot, pos)
     _SET_TURNS(spot, row.rot)
