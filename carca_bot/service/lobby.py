@@ -122,6 +122,7 @@ class LobbyOps(ServiceCore):
             self._change(live, {"status": "active", "deadline": self._deadline(live)},
                               seats)
             live.game = game
+            self._start_clock(live)
             live.notes.append(Note("game_starts", {"order": [s.name for s in seats]}))
 
         return await self._act(where, caller, body, expect)
@@ -133,7 +134,7 @@ class LobbyOps(ServiceCore):
                 raise NotAllowed("only_host_cancels")
             outcome = "cancelled" if live.row.status == "active" else LOBBY_CLOSED
             self._change(live, {"status": "cancelled", "outcome": outcome,
-                                     "pending": None, "deadline": None})
+                                "pending": None, "deadline": None, "alarm": None})
             if live.pending is not None and live.game is not None:
                 live.game.restore()  # the unconfirmed steps go, in memory as on disk
                 live.pending = None
@@ -194,7 +195,7 @@ class LobbyOps(ServiceCore):
         changes: dict[str, object] = {}
         remaining = sum(not s.resigned for s in seats)
         if remaining < min(2, len(seats)):
-            changes.update(status="finished", outcome="resigned", deadline=None)
+            changes.update(status="finished", outcome="resigned", deadline=None, alarm=None)
         if live.pending is not None and (live.pending.seat == seat.seat or changes):
             changes["pending"] = None
         self._change(live, changes, seats)

@@ -34,6 +34,8 @@ class GameRow:
     outcome: str | None  # complete, resigned, cancelled; None while undecided
     public_version: int = 0  # the version of the last change owed a public post
     posted_version: int = 0  # the last version whose public post was delivered
+    clock: dict[str, Any] | None = None  # a clock game's banks and ladder state (service)
+    alarm: float | None = None  # when the timers must next look at a clock game
 
     @property
     def live(self) -> bool:
