@@ -8,7 +8,7 @@ from carca_bot.service.clocks import DAY, vacation_problem
 from carca_bot.service.errors import BadInput, NotAllowed, NotInGame, NotNow
 from carca_bot.service.live import Live
 from carca_bot.service.lobby import LobbyOps
-from carca_bot.service.model import Note, TurnView, User, Where
+from carca_bot.service.model import GameOptions, Note, TurnView, User, Where
 
 MAX_VACATION_DAYS = 31
 
@@ -77,8 +77,8 @@ class ClockOps(LobbyOps):
             raise NotAllowed("no_clock_games")
         taken = (await self.store.vacations([user_id]))[user_id]
         for game_id in games:
-            live = await self._load(game_id)
-            rules = live.options.clock
+            row = await self.store.game(game_id)
+            rules = None if row is None else GameOptions.from_json(row.options).clock
             if rules is None:
                 continue
             code = vacation_problem(rules, taken, now, days)

@@ -246,7 +246,7 @@ class ServiceCore:
         game = live.game
         assert game is not None
         batch = self._stage(live)
-        now = self.clock()
+        now = self.clock() if live.timer_now is None else live.timer_now
         while live.seq < len(game.history):
             action = game.history[live.seq]
             last = live.seq + 1 == len(game.history)

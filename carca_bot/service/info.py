@@ -175,7 +175,11 @@ class InfoOps(ServiceCore):
     def _timer_body(self, now: float, late: list[SeatRow], what: list[str]) -> Body:
         async def body(live: Live) -> None:
             if live.options.clock is not None:
-                await self._clock_body(live, now, late, what)
+                live.timer_now = now
+                try:
+                    await self._clock_body(live, now, late, what)
+                finally:
+                    live.timer_now = None
                 return
             deadline, timer = live.row.deadline, live.options.turn_timer
             if (live.row.status != "active" or live.game is None or deadline is None

@@ -149,6 +149,9 @@ class Live:
     times: list[tuple[str | None, float]] = field(default_factory=list)
     # A clock game: the vacations of its seated users, read afresh for every command.
     vacations: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
+    # The time the timers act at, while they act (`check_timers(now)`): a clock charges
+    # the mover up to it rather than up to the service's clock.
+    timer_now: float | None = None
     # The next tile and where it fits, for the tile count and log length they were
     # worked out at: asked for several times per command, and not free.
     _next: tuple[tuple[int, int], str, list[Placement]] | None = None
