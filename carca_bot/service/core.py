@@ -260,7 +260,6 @@ class ServiceCore:
             if last and game.finished:
                 changes.update(status="finished", outcome="complete", deadline=None)
             batch.actions.append((live.seq, user_id, action))
-            live.times.append((user_id, now))
             live.seq += 1
             live.pending = pending
             self._change(live, changes)
@@ -288,6 +287,7 @@ class ServiceCore:
             raise GameMovedOn(MOVED_ON, await self._fresh_view(live.id)) from None
         live.row = replace(live.row, version=version, updated_at=now,
                            public_version=version if public else live.row.public_version)
+        live.times.extend((user, now) for _, user, _ in batch.actions)  # as stored
         self._commits[live.id] += 1
         return True
 

@@ -28,7 +28,7 @@ from carca_bot.service.model import (
     Where,
 )
 from carca_bot.service.timing import bank_now, reminders_due
-from carca_bot.service.views import deciding_seat, seed_is_public
+from carca_bot.service.views import deciding_seat, seat_score, seed_is_public
 from carca_bot.store import ChannelBusy, SeatRow
 
 
@@ -64,12 +64,11 @@ class InfoOps(ServiceCore):
         summaries = []
         for row in await self.store.games_of(user_id, live_only, limit):
             async with self._locked(row.id, user_id) as live:
-                game = live.game
                 who = deciding_seat(live)
                 summaries.append(GameSummary(
                     game_id=live.id, where=Where(live.row.guild_id, live.row.channel_id),
                     status=live.row.status, players=tuple(live.names()),
-                    scores=tuple(game.scores) if game is not None else (0,) * len(live.seats),
+                    scores=tuple(seat_score(live, s) for s in live.seats),
                     waiting_for=None if who is None else live.seats[who].name,
                     your_turn=who is not None and live.seats[who].user_id == user_id,
                     updated_at=live.row.updated_at,

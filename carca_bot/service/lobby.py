@@ -180,7 +180,8 @@ class LobbyOps(ServiceCore):
         live.notes.insert(0, note)
 
     def _resign(self, live: Live, seat: SeatRow, note: Note) -> None:
-        """Resigning keeps the resigner's figures and points on the board; they rank last.
+        """Resigning keeps the resigner's figures and points on the board, but they score
+        nothing more (their score is kept as it was: `SeatRow.exit_score`); they rank last.
 
         The game goes on while at least two players remain (a solo game: while its
         one player does), and the service plays the resigner's turns plainly (first
@@ -191,7 +192,9 @@ class LobbyOps(ServiceCore):
             raise NotAllowed("game_over")
         if seat.resigned:
             raise NotAllowed("already_resigned", name=seat.name)
-        seats = [replace(s, resigned=True) if s.seat == seat.seat else s for s in live.seats]
+        score = live.game.scores[seat.seat]
+        seats = [replace(s, resigned=True, exit_score=score) if s.seat == seat.seat else s
+                 for s in live.seats]
         changes: dict[str, object] = {}
         remaining = sum(not s.resigned for s in seats)
         if remaining < min(2, len(seats)):

@@ -276,7 +276,9 @@ class SeatView:
     # Turn-time statistics: the median seconds this player took to make a move (their
     # own moves in the log, not the ones played for them); None before their first.
     median_move_seconds: float | None = None
-    bank: float | None = None  # a clock game: seconds left in the player's time bank
+    # A clock game: seconds in the player's bank when their current (or next) decision
+    # began; the player to act runs out at `TurnView.deadline`.
+    bank: float | None = None
     on_vacation: bool = False  # a clock game: the player's clock is paused for a vacation
     expelled: bool = False  # voted out (`resigned` is also true: they are out the same way)
 
@@ -376,12 +378,22 @@ class GameSummary:
 class TimerReport:
     """What the timers did to one game, for the front end to say.
 
-    `reason` is "reminder" (the player to act ran out of time; the deadline moved
-    one period on), "auto_played" (their move was played for them: `actions`
-    holds it and anything it led to, `view.deciding` is who is next and
-    `view.deadline` their deadline) or "lobby_expired" (a lobby not started in
-    time was cancelled; `user_id` and `name` are its host). All data: `view.events`
-    holds the notes (`time_up`, `played_for_late`, `lobby_expired`) for `words.say`.
+    `reason`, for a game with a per-decision `turn_timer`: "reminder" (the player to
+    act ran out of time; the deadline moved one period on) or "auto_played" (their
+    move was played for them: `actions` holds it and anything it led to,
+    `view.deciding` is who is next and `view.deadline` their deadline).
+
+    For a clock game (`GameOptions.clock`): "clock_reminder" (a share of the player's
+    time is left: note `clock_reminder` with `seconds` left and the `deadline`; at
+    most one a day per user across all their games), then at the deadline, by the
+    rules' `on_timeout`: "auto_played" (as above), "skipped" (the smallest legal
+    play, their unconfirmed steps dropped: note `skipped_for_late`; `auto_played` is
+    true as a move was made) or "expel_vote" (a vote to expel them is open:
+    `view.expel_vote`, note `expel_vote_open`; the others answer with `vote_expel`).
+
+    And "lobby_expired" (a lobby not started in time was cancelled; `user_id` and
+    `name` are its host). All data: `view.events` holds the notes (`time_up`,
+    `played_for_late`, ...) for `words.say`; `user_id` and `name` are the late player.
     """
 
     game_id: int

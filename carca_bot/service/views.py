@@ -18,7 +18,8 @@ from carca_bot.service.model import (
     TurnView,
     Where,
 )
-from carca_bot.service.timing import ClockState, bank_now, median_move_seconds, on_vacation
+from carca_bot.service.timing import ClockState, median_move_seconds, on_vacation
+from carca_bot.store import SeatRow
 
 
 def must_of(live: Live) -> str:
@@ -56,18 +57,17 @@ def deciding_seat(live: Live) -> int | None:
 
 def build_view(live: Live, viewer: str | None, events: list[Told],
                played: tuple[dict[str, Any], ...] = (), now: float | None = None) -> TurnView:
-    """`now` (default: the game's last change) is when a clock game's banks are read."""
+    """`now` (default: the game's last change) is when vacations are looked at; all else
+    comes from the stored game, so a game rebuilt from disk shows the same."""
     game = live.game
     state = ClockState.from_json(live.row.clock) if live.row.clock is not None else None
-    rules = live.options.clock
     now = live.row.updated_at if now is None else now
     seats = [
         SeatView(s.seat, s.user_id, s.name, s.colour,
-                 game.scores[s.seat] if game is not None else 0, s.resigned,
+                 seat_score(live, s), s.resigned,
                  game.in_hand(s.seat) if game is not None else {},
                  median_move_seconds(live.times, s.user_id),
-                 None if state is None or rules is None or s.seat >= len(state.banks)
-                 else bank_now(rules, state, s.seat, live.vacations_of(s.seat), now),
+                 None if state is None or s.seat >= len(state.banks) else state.banks[s.seat],
                  on_vacation(live.vacations_of(s.seat), now),
                  state is not None and s.seat in state.expelled)
         for s in live.seats
@@ -88,6 +88,16 @@ def build_view(live: Live, viewer: str | None, events: list[Told],
         deadline=live.row.deadline if live.row.status == "active" else None,
         played=played, yours=mine, expel_vote=_expel_vote(live, state),
     )
+
+
+def seat_score(live: Live, seat: SeatRow) -> int:
+    """The seat's score; a player who left a running game scores nothing after leaving
+    (resigned, kicked or voted out before version 5 stored `exit_score`: as the engine)."""
+    if live.game is None:
+        return 0
+    if seat.resigned and seat.exit_score is not None:
+        return seat.exit_score
+    return live.game.scores[seat.seat]
 
 
 def _expel_vote(live: Live, state: ClockState | None) -> ExpelVote | None:

@@ -15,6 +15,7 @@ class SeatRow:
     name: str  # the player's name in the game record; unique within the game
     colour: int
     resigned: bool = False
+    exit_score: int | None = None  # the score when they left a running game; it stays
 
 
 @dataclass(frozen=True, slots=True)

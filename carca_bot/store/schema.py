@@ -137,7 +137,10 @@ V4 = (
 # player to act runs out of time. A game without a clock has NULL in both and keeps its
 # per-decision timer. Per user: when they were last reminded (one reminder a day across
 # all their games) and their vacations (their clock stands still in every clock game).
+# And a seat's score when its player left a running game (resigned, kicked or voted
+# out): their figures stay on the board but score nothing more.
 V5 = (
+    "ALTER TABLE seats ADD COLUMN exit_score INTEGER",
     "ALTER TABLE games ADD COLUMN clock TEXT",
     "ALTER TABLE games ADD COLUMN alarm REAL",
     "CREATE INDEX games_alarm ON games (alarm) WHERE status = 'active'",

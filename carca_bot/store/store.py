@@ -84,7 +84,7 @@ def _dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-SEATS_OF_GAME = ("SELECT seat, user_id, display_name, colour, resigned FROM seats "
+SEATS_OF_GAME = ("SELECT seat, user_id, display_name, colour, resigned, exit_score FROM seats "
                  "WHERE game_id = ? ORDER BY seat")
 ACTIONS_OF_GAME = "SELECT seq, user_id, action, at FROM actions WHERE game_id = ? ORDER BY seq"
 
@@ -92,7 +92,7 @@ ACTIONS_OF_GAME = "SELECT seq, user_id, action, at FROM actions WHERE game_id = 
 def game_data(game: Iterable[Any], seats: Iterable[Any], actions: Iterable[Any]) -> GameData:
     """A game from its rows: `games` (GAME_COLUMNS), SEATS_OF_GAME and ACTIONS_OF_GAME."""
     return GameData(_game_row(game),
-                    [SeatRow(s, u, n, c, bool(r)) for s, u, n, c, r in seats],
+                    [SeatRow(s, u, n, c, bool(r), x) for s, u, n, c, r, x in seats],
                     [ActionRow(q, u, json.loads(a), t) for q, u, a, t in actions])
 
 
@@ -205,9 +205,10 @@ class Store:
     async def _insert_seats(db: aiosqlite.Connection, game_id: int,
                             seats: Iterable[SeatRow]) -> None:
         await db.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, display_name, colour, resigned) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, s.seat, s.user_id, s.name, s.colour, int(s.resigned)) for s in seats])
+            "INSERT INTO seats (game_id, seat, user_id, display_name, colour, resigned, "
+            "exit_score) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, s.seat, s.user_id, s.name, s.colour, int(s.resigned), s.exit_score)
+             for s in seats])
 
     async def _insert_game(self, db: aiosqlite.Connection, guild: str, channel: str,
                            status: str, host: str, options: Mapping[str, Any],

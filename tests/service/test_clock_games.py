@@ -115,7 +115,8 @@ async def test_the_bank_is_charged_then_grows_by_the_increment_up_to_the_cap(
     view = await started(service, options=clocked(rules))
     first, second = who(view), next(u for u in (ANA, BEN) if u != who(view))
     clock.now += 30 * MINUTE
-    assert bank(await service.status(HERE), first) == 90 * MINUTE  # running down
+    still = await service.status(HERE)  # the bank as the decision began; the deadline holds
+    assert (bank(still, first), still.deadline) == (2 * HOUR, clock.now + 90 * MINUTE)
     view = await move(service)
     assert bank(view, first) == 2 * HOUR - 30 * MINUTE + HOUR
     assert view.deadline == clock.now + 2 * HOUR
@@ -380,7 +381,7 @@ async def test_a_restart_mid_countdown_loses_nothing_and_fires_nothing_twice(
         assert await service.check_timers() == []  # the reminder was stored as sent
         view = await service.status(HERE)
         assert view.deadline == t0 + 10 * HOUR
-        assert bank(view, late) == 5 * HOUR
+        assert bank(view, late) == 10 * HOUR
         clock.now = t0 + 10 * HOUR
         (report,) = await service.check_timers()
         assert report.reason == "auto_played"
@@ -395,3 +396,29 @@ async def test_a_restart_mid_countdown_loses_nothing_and_fires_nothing_twice(
         assert bank(view, late) == HOUR
     finally:
         await service.close()
+
+
+async def test_a_player_who_left_scores_nothing_more(service: GameService) -> None:
+    """Their figures stay on the board (and count in the engine's record), but their
+    score in the game stays what it was when they left: here, a figure that final
+    scoring would have paid."""
+    view = await started(service, (ANA, BEN, CY), GameOptions(seed=4))
+    leaver = who(view)
+    user = leaver
+    x, y, rot = (await service.legal_moves(HERE, user)).placements[0]
+    await service.place_tile(HERE, user, x, y, rot)
+    deployments = (await service.legal_moves(HERE, user)).deployments
+    figure, on = next(d for d in deployments if "field" not in d[1])
+    await service.deploy(HERE, user, figure, on)
+    view = await service.confirm(HERE, user)
+    left_with = next(s.score for s in view.seats if s.user_id == leaver.id)
+    view = await service.resign(HERE, leaver)
+    while view.status == "active":
+        view = await move(service)
+    game = await service.game(HERE)
+    assert game is not None
+    seat = next(s for s in view.seats if s.user_id == leaver.id)
+    assert game.scores[seat.seat] > left_with  # the engine scored their figure at the end
+    assert seat.score == left_with and view.standings[-1] == seat
+    (summary,) = [g for g in await service.my_games(leaver.id) if g.game_id == view.game_id]
+    assert summary.scores[seat.seat] == left_with

@@ -296,6 +296,7 @@ async def test_a_version_4_file_gets_clocks_and_its_timers_go_on(tmp_path: Path)
     finally:
         await service.close()
     assert {"clock", "alarm"} <= _columns(path, "games")
+    assert "exit_score" in _columns(path, "seats")
     assert {"reminded", "vacations"} <= _tables(path)
 
 
