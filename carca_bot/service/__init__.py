@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from carca_bot import store
+from carca_bot.service.clock_ops import ClockOps, Vacation
+from carca_bot.service.clocks import ClockRules, QuietHours
 from carca_bot.service.errors import (
     BadInput,
     ChannelBusy,
@@ -32,11 +34,11 @@ from carca_bot.service.errors import (
 )
 from carca_bot.service.info import InfoOps
 from carca_bot.service.labels import FeatureLabel
-from carca_bot.service.lobby import LobbyOps
 from carca_bot.service.model import (
     DEFAULT_LIMITS,
     LANGUAGES,
     Choices,
+    ExpelVote,
     GameOptions,
     GameSummary,
     LanguagePrefs,
@@ -57,7 +59,7 @@ from carca_bot.store import Store
 from carca_bot.store.rows import GameRow  # front ends read rows through the service
 
 
-class GameService(LobbyOps, PlayOps, InfoOps, PostOps, PrefsOps):
+class GameService(ClockOps, PlayOps, InfoOps, PostOps, PrefsOps):
     """All operations; one instance per process and database file."""
 
     @classmethod
@@ -93,6 +95,8 @@ __all__ = [
     "CatchUp",
     "ChannelBusy",
     "Choices",
+    "ClockRules",
+    "ExpelVote",
     "FeatureLabel",
     "GameMovedOn",
     "GameOptions",
@@ -110,6 +114,7 @@ __all__ = [
     "NotYourTurn",
     "Note",
     "PendingPost",
+    "QuietHours",
     "SavedNotShown",
     "SeatView",
     "ServiceError",
@@ -119,5 +124,6 @@ __all__ = [
     "TurnView",
     "Unavailable",
     "User",
+    "Vacation",
     "Where",
 ]

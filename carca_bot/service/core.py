@@ -52,6 +52,7 @@ from carca_bot.service.model import (
 )
 from carca_bot.service.outbox import told_json
 from carca_bot.service.play_auto import auto_move
+from carca_bot.service.timing import ClockState, after_decision, starting, times
 from carca_bot.service.views import build_view, deciding_seat, must_of
 from carca_bot.store import Conflict, PublicChange, SeatRow, Store, Usage, UsageCheck
 
@@ -159,6 +160,9 @@ class ServiceCore:
         """
         async with self._locked(game_id, viewer, expect, strict) as live:
             live.notes = []
+            if live.options.clock is not None and live.row.live:
+                live.vacations = await self.store.vacations(
+                    s.user_id for s in live.seats if s.user_id is not None)
             first = Mark.of(live)
             # Only a database left unsettled by an older version has anything to do here;
             # it is stored on its own, so a refused body does not undo it.
@@ -231,15 +235,18 @@ class ServiceCore:
         live.pending = pending
         self._change(live, {"pending": None if pending is None else pending.to_json()})
 
-    def _take_actions(self, live: Live, user_id: str | None, carry_draw: bool = False) -> None:
+    def _take_actions(self, live: Live, user_id: str | None, carry_draw: bool = False,
+                      decided: bool = True) -> None:
         """Stage every action the engine committed since the last one staged.
 
         With `carry_draw` the player's choice to draw survives a discard: they drew,
-        and go on drawing until a tile fits.
+        and go on drawing until a tile fits. `decided`: the actions end the mover's
+        decision (a clock game charges their time; a discard does not).
         """
         game = live.game
         assert game is not None
         batch = self._stage(live)
+        now = self.clock() if live.timer_now is None else live.timer_now
         while live.seq < len(game.history):
             action = game.history[live.seq]
             last = live.seq + 1 == len(game.history)
@@ -256,6 +263,8 @@ class ServiceCore:
             live.seq += 1
             live.pending = pending
             self._change(live, changes)
+        if live.options.clock is not None:
+            self._change(live, self._clock_changes(live, now, decided))
 
     async def _flush(self, live: Live, lines: list[Told]) -> bool:
         """Store what the command staged, in one transaction; whether there was anything.
@@ -278,12 +287,52 @@ class ServiceCore:
             raise GameMovedOn(MOVED_ON, await self._fresh_view(live.id)) from None
         live.row = replace(live.row, version=version, updated_at=now,
                            public_version=version if public else live.row.public_version)
+        live.times.extend((user, now) for _, user, _ in batch.actions)  # as stored
         self._commits[live.id] += 1
         return True
 
     def _deadline(self, live: Live) -> float | None:
+        """A per-decision timer's deadline (a clock game's comes from `_clock_changes`)."""
         timer = live.options.turn_timer
         return None if timer is None else self.clock() + timer
+
+    # -- clocks -----------------------------------------------------------------
+
+    @staticmethod
+    def _clock_state(live: Live) -> ClockState | None:
+        data = live.row.clock
+        return None if data is None else ClockState.from_json(data)
+
+    def _start_clock(self, live: Live) -> None:
+        """A clock game that has just been dealt: full banks, the first player's turn."""
+        rules = live.options.clock
+        if rules is None or live.game is None:
+            return
+        state = starting(rules, len(live.seats), live.game.deciding, self.clock(), live.seq)
+        self._change(live, self._clock_columns(live, state))
+
+    def _clock_changes(self, live: Live, now: float, decided: bool) -> dict[str, Any]:
+        """The clock once the log grew: the mover charged, the next decision begun."""
+        rules, state, game = live.options.clock, self._clock_state(live), live.game
+        assert rules is not None and game is not None
+        if state is None:  # dealt before its clock existed: cannot happen, but start one
+            state = starting(rules, len(live.seats), None, now, live.seq)
+        if live.row.status != "active" or game.finished:
+            return {"clock": replace(state, seat=None, vote=None).to_json(),
+                    "deadline": None, "alarm": None}
+        if state.seq == live.seq:
+            return {}
+        state = after_decision(rules, state, live.vacations_of(state.seat), now,
+                               game.deciding, live.seq, decided)
+        return self._clock_columns(live, state)
+
+    @staticmethod
+    def _clock_columns(live: Live, state: ClockState) -> dict[str, Any]:
+        """The game's clock, deadline and alarm columns for `state`."""
+        rules = live.options.clock
+        assert rules is not None
+        deadline, alarm = times(rules, state, live.vacations_of(state.seat))
+        return {"clock": state.to_json(), "deadline": deadline, "alarm": alarm}
 
     # -- the automatic part of every command ------------------------------------
 
@@ -305,14 +354,35 @@ class ServiceCore:
                 return
             carry = live.pending is not None and live.pending.drew
             game.push(Discard(tile))
-            self._take_actions(live, None, carry_draw=carry)
+            self._take_actions(live, None, carry_draw=carry, decided=False)
 
     def _auto(self, live: Live, player: int, why: str) -> None:
         """Play the deciding player's move for them (resigned, or out of time); `why` is
-        the note's code (`played_for_resigned`, `played_for_late`)."""
+        the note's code (`played_for_resigned`, `played_for_late`).
+
+        The one place a move is chosen for a player: an AI will replace `auto_move` here.
+        """
         game = live.game
         assert game is not None
         live.notes.append(Note(why, {"name": live.seats[player].name}))
+        auto_move(game, player)
+        self._take_actions(live, None)
+
+    def _skip(self, live: Live, player: int) -> None:
+        """Skip the deciding player's turn (a clock game's `skip` consequence).
+
+        carca-record/1 has no verb for a skipped turn, so a skip is the smallest legal
+        play: the player's unconfirmed steps are dropped, the tile goes to the first
+        legal square with no figure (a tile that fits nowhere is discarded and the next
+        drawn), a wagon goes home, an abbey is kept. Unlike `_auto` it never keeps the
+        player's own steps and never gets cleverer.
+        """
+        game = live.game
+        assert game is not None
+        if live.pending is not None:
+            game.restore()
+            self._set_pending(live, None)
+        live.notes.append(Note("skipped_for_late", {"name": live.seats[player].name}))
         auto_move(game, player)
         self._take_actions(live, None)
 
@@ -350,7 +420,7 @@ class ServiceCore:
 
     def _view(self, live: Live, viewer: str | None, events: list[Told],
               played: tuple[dict[str, Any], ...] = ()) -> TurnView:
-        return build_view(live, viewer, events, played)
+        return build_view(live, viewer, events, played, self.clock())
 
     async def _fresh_view(self, game_id: int) -> TurnView:
         self._cache.pop(game_id, None)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 from typing import Any
 
 from carca_bot import store
 from carca_bot.engine.game import Game
 from carca_bot.engine.record import write_record
 from carca_bot.service import errors
+from carca_bot.service.clocks import may_remind
 from carca_bot.service.core import Body, ServiceCore, log, nothing
 from carca_bot.service.errors import NoGameHere, NotAllowed
 from carca_bot.service.limits import check_import
@@ -25,7 +27,8 @@ from carca_bot.service.model import (
     User,
     Where,
 )
-from carca_bot.service.views import deciding_seat, seed_is_public
+from carca_bot.service.timing import bank_now, reminders_due
+from carca_bot.service.views import deciding_seat, seat_score, seed_is_public
 from carca_bot.store import ChannelBusy, SeatRow
 
 
@@ -61,12 +64,11 @@ class InfoOps(ServiceCore):
         summaries = []
         for row in await self.store.games_of(user_id, live_only, limit):
             async with self._locked(row.id, user_id) as live:
-                game = live.game
                 who = deciding_seat(live)
                 summaries.append(GameSummary(
                     game_id=live.id, where=Where(live.row.guild_id, live.row.channel_id),
                     status=live.row.status, players=tuple(live.names()),
-                    scores=tuple(game.scores) if game is not None else (0,) * len(live.seats),
+                    scores=tuple(seat_score(live, s) for s in live.seats),
                     waiting_for=None if who is None else live.seats[who].name,
                     your_turn=who is not None and live.seats[who].user_id == user_id,
                     updated_at=live.row.updated_at,
@@ -121,24 +123,37 @@ class InfoOps(ServiceCore):
         return await self._shown(game_id, user.id)
 
     async def check_timers(self, now: float | None = None) -> list[TimerReport]:
-        """Games whose player to act is past their deadline, and lobbies too old to wait.
+        """Games whose player to act is past their deadline (or, with a clock, due a
+        reminder), and lobbies too old to wait.
 
-        With the game's `auto_play` option the service plays that move for them
-        (see `auto_move`); otherwise the deadline is pushed one timer period on,
-        so the front end reminds the player once per period. A lobby not started
-        within `Limits.lobby_lifetime` is cancelled. A game that cannot be handled
-        now (database busy) is left for the next call; the others are still done.
+        A game with a per-decision `turn_timer`: with `auto_play` the service plays
+        that move for them (see `auto_move`); otherwise the deadline is pushed one
+        timer period on, so the front end reminds the player once per period.
+
+        A clock game climbs its ladder (see `_clock_body`): reminders as each of the
+        rules' shares of the time is left (at most one a day per user across all their
+        games), then at the deadline the rules' `on_timeout`: the turn played for them
+        (reason "auto_played"), skipped ("skipped"), or a vote to expel opened
+        ("expel_vote"). Every step is stored before it is reported, and the alarm
+        moves past it, so nothing fires twice, even across a restart.
+
+        A lobby not started within `Limits.lobby_lifetime` is cancelled. A game that
+        cannot be handled now (database busy) is left for the next call.
         """
         now = self.clock() if now is None else now
         reports: list[TimerReport] = []
         for game_id in await self.store.overdue(now):
             late: list[SeatRow] = []
-            view = await self._timer_step(game_id, self._timer_body(now, late))
-            if view is not None and late:
-                auto = view.options.auto_play
-                reports.append(TimerReport(game_id, view.where, late[0].user_id, late[0].name,
-                                           auto, view, "auto_played" if auto else "reminder",
-                                           view.played))
+            what: list[str] = []
+            view = await self._timer_step(game_id, self._timer_body(now, late, what))
+            if view is None or not late or not what:
+                continue
+            reason = what[0]
+            if reason == "clock_reminder" and late[0].user_id is not None:
+                await self.store.set_reminded(late[0].user_id, now)
+            reports.append(TimerReport(game_id, view.where, late[0].user_id, late[0].name,
+                                       reason in ("auto_played", "skipped"), view, reason,
+                                       view.played))
         for game_id in await self.store.stale_lobbies(now - self.limits.lobby_lifetime):
             host: list[SeatRow] = []
             view = await self._timer_step(game_id, self._expiry_body(now, host))
@@ -156,8 +171,15 @@ class InfoOps(ServiceCore):
             log.warning("game %s: the timers could not handle it now: %s", game_id, exc)
             return None
 
-    def _timer_body(self, now: float, late: list[SeatRow]) -> Body:
+    def _timer_body(self, now: float, late: list[SeatRow], what: list[str]) -> Body:
         async def body(live: Live) -> None:
+            if live.options.clock is not None:
+                live.timer_now = now
+                try:
+                    await self._clock_body(live, now, late, what)
+                finally:
+                    live.timer_now = None
+                return
             deadline, timer = live.row.deadline, live.options.turn_timer
             if (live.row.status != "active" or live.game is None or deadline is None
                     or timer is None or deadline > now):
@@ -167,11 +189,51 @@ class InfoOps(ServiceCore):
             late.append(live.seats[who])
             if live.options.auto_play:
                 self._auto(live, who, "played_for_late")
+                what.append("auto_played")
             else:
                 self._change(live, {"deadline": now + timer})
                 live.notes.append(Note("time_up", {"name": live.seats[who].name}))
+                what.append("reminder")
 
         return body
+
+    async def _clock_body(self, live: Live, now: float, late: list[SeatRow],
+                          what: list[str]) -> None:
+        """One step of a clock game's ladder, if one is due at `now`."""
+        rules, state, game = live.options.clock, self._clock_state(live), live.game
+        if (rules is None or state is None or game is None or live.row.status != "active"
+                or state.seat is None or state.seat != game.deciding
+                or live.row.alarm is None or live.row.alarm > now):
+            return
+        seat = live.seats[state.seat]
+        vacations = live.vacations_of(state.seat)
+        end = live.row.deadline
+        if end is not None and end <= now:
+            late.append(seat)
+            if rules.on_timeout == "skip":
+                self._skip(live, seat.seat)
+                what.append("skipped")
+            elif rules.on_timeout == "vote" and len(live.seats) > 1:
+                self._change(live, self._clock_columns(live, replace(state, vote=())))
+                live.notes.append(Note("expel_vote_open", {"name": seat.name}))
+                what.append("expel_vote")
+            else:
+                self._auto(live, seat.seat, "played_for_late")
+                what.append("auto_played")
+            return
+        due = reminders_due(rules, state, vacations, now)
+        if due <= state.reminded:  # a stale alarm (the rules' times moved): set it again
+            self._change(live, self._clock_columns(live, state))
+            return
+        self._change(live, self._clock_columns(live, replace(state, reminded=due)))
+        last = None if seat.user_id is None else await self.store.last_reminded(seat.user_id)
+        if not may_remind(last, now) or end is None:
+            return  # one reminder a day per player, across all their games
+        late.append(seat)
+        left = bank_now(rules, state, seat.seat, vacations, now)
+        live.notes.append(Note("clock_reminder", {
+            "name": seat.name, "seconds": round(left), "deadline": end}))
+        what.append("clock_reminder")
 
     def _expiry_body(self, now: float, host: list[SeatRow]) -> Body:
         async def body(live: Live) -> None:

@@ -145,6 +145,13 @@ class Live:
     pending: Pending | None
     notes: list[Note] = field(default_factory=list)  # said by the service during a command
     batch: Batch | None = None  # what the running command will store
+    # Who made each logged action and when (for turn-time statistics).
+    times: list[tuple[str | None, float]] = field(default_factory=list)
+    # A clock game: the vacations of its seated users, read afresh for every command.
+    vacations: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
+    # The time the timers act at, while they act (`check_timers(now)`): a clock charges
+    # the mover up to it rather than up to the service's clock.
+    timer_now: float | None = None
     # The next tile and where it fits, for the tile count and log length they were
     # worked out at: asked for several times per command, and not free.
     _next: tuple[tuple[int, int], str, list[Placement]] | None = None
@@ -166,6 +173,13 @@ class Live:
 
     def seat_of(self, user_id: str) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def vacations_of(self, seat: int | None) -> list[tuple[float, float]]:
+        """The vacations of the user in `seat` (none for a seat nobody owns)."""
+        if seat is None or seat >= len(self.seats):
+            return []
+        user = self.seats[seat].user_id
+        return self.vacations.get(user, []) if user is not None else []
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
@@ -201,7 +215,8 @@ def rebuild(data: GameData) -> Live:
     """Replay the log and the unconfirmed steps. A pending turn that no longer applies
     (it was written for another log length) is dropped, never half applied."""
     row = data.game
-    live = Live(row, data.seats, len(data.actions), None, None)
+    live = Live(row, data.seats, len(data.actions), None, None,
+                times=[(a.user_id, a.at) for a in data.actions])
     if not started(row):
         return live
     for expected, action in enumerate(data.actions):

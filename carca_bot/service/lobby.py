@@ -122,6 +122,7 @@ class LobbyOps(ServiceCore):
             self._change(live, {"status": "active", "deadline": self._deadline(live)},
                               seats)
             live.game = game
+            self._start_clock(live)
             live.notes.append(Note("game_starts", {"order": [s.name for s in seats]}))
 
         return await self._act(where, caller, body, expect)
@@ -133,7 +134,7 @@ class LobbyOps(ServiceCore):
                 raise NotAllowed("only_host_cancels")
             outcome = "cancelled" if live.row.status == "active" else LOBBY_CLOSED
             self._change(live, {"status": "cancelled", "outcome": outcome,
-                                     "pending": None, "deadline": None})
+                                "pending": None, "deadline": None, "alarm": None})
             if live.pending is not None and live.game is not None:
                 live.game.restore()  # the unconfirmed steps go, in memory as on disk
                 live.pending = None
@@ -179,7 +180,8 @@ class LobbyOps(ServiceCore):
         live.notes.insert(0, note)
 
     def _resign(self, live: Live, seat: SeatRow, note: Note) -> None:
-        """Resigning keeps the resigner's figures and points on the board; they rank last.
+        """Resigning keeps the resigner's figures and points on the board, but they score
+        nothing more (their score is kept as it was: `SeatRow.exit_score`); they rank last.
 
         The game goes on while at least two players remain (a solo game: while its
         one player does), and the service plays the resigner's turns plainly (first
@@ -190,11 +192,13 @@ class LobbyOps(ServiceCore):
             raise NotAllowed("game_over")
         if seat.resigned:
             raise NotAllowed("already_resigned", name=seat.name)
-        seats = [replace(s, resigned=True) if s.seat == seat.seat else s for s in live.seats]
+        score = live.game.scores[seat.seat]
+        seats = [replace(s, resigned=True, exit_score=score) if s.seat == seat.seat else s
+                 for s in live.seats]
         changes: dict[str, object] = {}
         remaining = sum(not s.resigned for s in seats)
         if remaining < min(2, len(seats)):
-            changes.update(status="finished", outcome="resigned", deadline=None)
+            changes.update(status="finished", outcome="resigned", deadline=None, alarm=None)
         if live.pending is not None and (live.pending.seat == seat.seat or changes):
             changes["pending"] = None
         self._change(live, changes, seats)

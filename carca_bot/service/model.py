@@ -14,6 +14,7 @@ from carca_bot.engine.catalogue import EXPANSIONS
 from carca_bot.engine.events import Event
 from carca_bot.engine.moves import Move
 from carca_bot.engine.setup import WAGON_RULES
+from carca_bot.service.clocks import PRESETS, ClockRules, QuietHours
 from carca_bot.service.errors import BadInput
 from carca_bot.service.labels import FeatureLabel
 
@@ -72,6 +73,9 @@ class GameOptions:
     start: tuple[str, int] | None = None  # start tile and quarter turns (imported records)
     analysis: bool = False  # an imported record: the host plays every seat
     language: str = DEFAULT_LANGUAGE  # what the game's public posts speak (LANGUAGES)
+    # A turn-based clock (time bank per player; see `clock_rules` for the forms it is
+    # given in); a game has either this or `turn_timer`, or neither.
+    clock: ClockRules | None = None
 
     def __post_init__(self) -> None:
         unknown = sorted(self.expansions - set(EXPANSIONS))
@@ -87,6 +91,12 @@ class GameOptions:
             raise BadInput("bad_tunnel_pairs")
         if self.auto_play and self.turn_timer is None:
             raise BadInput("auto_play_needs_timer")
+        if self.clock is not None:
+            if self.turn_timer is not None:
+                raise BadInput("clock_and_timer")
+            code = self.clock.problem()
+            if code is not None:
+                raise BadInput(code)
         check_language(self.language)
 
     def to_json(self) -> dict[str, Any]:
@@ -102,6 +112,7 @@ class GameOptions:
             "start": None if self.start is None else list(self.start),
             "analysis": self.analysis,
             "language": self.language,
+            "clock": None if self.clock is None else clock_json(self.clock),
         }
 
     @classmethod
@@ -119,7 +130,79 @@ class GameOptions:
             start=None if start is None else (str(start[0]), int(start[1])),
             analysis=bool(data.get("analysis", False)),
             language=str(data.get("language", DEFAULT_LANGUAGE)),  # none before languages
+            clock=None if data.get("clock") is None else clock_rules(data["clock"]),
         )
+
+
+CLOCK_KEYS = frozenset({"preset", "bank", "increment", "cap", "quiet", "timezone",
+                        "vacation_days", "reminders", "on_timeout"})
+
+
+def clock_rules(value: object) -> ClockRules:
+    """A game's clock from what a front end or the stored options give.
+
+    A preset name ("fast", "normal", "slow"), a `ClockRules`, or a JSON object: every
+    key of `clock_json`'s form, or `"preset"` and the keys that change it, e.g.
+    `{"preset": "normal", "on_timeout": "vote", "timezone": "Europe/Madrid",
+    "quiet": [1380, 420]}` (quiet hours as minutes of the day, start and end).
+    BadInput with the rules' own refusal code when they cannot run a game.
+    """
+    if isinstance(value, ClockRules):
+        rules = value
+    elif isinstance(value, str):
+        if value not in PRESETS:
+            raise BadInput("unknown_clock_preset", name=value[:20], choices=tuple(PRESETS))
+        rules = PRESETS[value]
+    elif isinstance(value, Mapping):
+        rules = _custom_clock(value)
+    else:
+        raise BadInput("bad_clock")
+    code = rules.problem()
+    if code is not None:
+        raise BadInput(code)
+    return rules
+
+
+def _custom_clock(data: Mapping[str, Any]) -> ClockRules:
+    if set(data) - CLOCK_KEYS:
+        raise BadInput("bad_clock")
+    preset = data.get("preset")
+    if preset is None and not {"bank", "increment", "cap"} <= set(data):
+        raise BadInput("bad_clock")
+    base = clock_rules(preset) if preset is not None else None
+    try:
+        quiet = data.get("quiet", "base")
+        if quiet == "base":
+            hours = base.quiet if base is not None else None
+        elif quiet is None:
+            hours = None
+        else:
+            start, end = quiet
+            hours = QuietHours(int(start), int(end))
+        return ClockRules(
+            bank=int(data.get("bank", base.bank if base else 0)),
+            increment=int(data.get("increment", base.increment if base else 0)),
+            cap=int(data.get("cap", base.cap if base else 0)),
+            quiet=hours,
+            vacation_days=int(data.get("vacation_days", base.vacation_days if base else 0)),
+            reminders=tuple(float(r) for r in data.get(
+                "reminders", base.reminders if base else (0.5, 0.1))),
+            on_timeout=str(data.get("on_timeout", base.on_timeout if base else "play")),
+            timezone=str(data.get("timezone", base.timezone if base else "UTC")),
+        )
+    except (TypeError, ValueError):
+        raise BadInput("bad_clock") from None
+
+
+def clock_json(rules: ClockRules) -> dict[str, Any]:
+    """The clock as stored with the game's options: every rule spelled out, so changing
+    a preset later changes no running game."""
+    return {
+        "bank": rules.bank, "increment": rules.increment, "cap": rules.cap,
+        "quiet": None if rules.quiet is None else [rules.quiet.start, rules.quiet.end],
+        "timezone": rules.timezone, "vacation_days": rules.vacation_days,
+        "reminders": list(rules.reminders), "on_timeout": rules.on_timeout,
+    }
 
 
 def check_language(language: object) -> str:
@@ -190,6 +273,14 @@ class SeatView:
     score: int
     resigned: bool
     in_hand: dict[str, int] = field(default_factory=dict)
+    # Turn-time statistics: the median seconds this player took to make a move (their
+    # own moves in the log, not the ones played for them); None before their first.
+    median_move_seconds: float | None = None
+    # A clock game: seconds in the player's bank when their current (or next) decision
+    # began; the player to act runs out at `TurnView.deadline`.
+    bank: float | None = None
+    on_vacation: bool = False  # a clock game: the player's clock is paused for a vacation
+    expelled: bool = False  # voted out (`resigned` is also true: they are out the same way)
 
 
 @dataclass(frozen=True)
@@ -220,6 +311,7 @@ class TurnView:
     # move, then any played for others (resigned, out of time) and discards.
     played: tuple[dict[str, Any], ...] = ()
     yours: bool = False  # the viewer is the one who must act now (or acts for them)
+    expel_vote: ExpelVote | None = None  # a clock game: the open vote to expel, if any
 
     @property
     def finished(self) -> bool:
@@ -228,6 +320,17 @@ class TurnView:
     @property
     def standings(self) -> tuple[SeatView, ...]:
         return ranked(self.seats)
+
+
+@dataclass(frozen=True)
+class ExpelVote:
+    """An open vote to expel the player whose time ran out (`ClockRules.on_timeout`
+    "vote"): who, who voted so far (names), and how many votes expel."""
+
+    target_id: str | None
+    target: str
+    voters: tuple[str, ...]
+    needed: int
 
 
 def ranked(seats: Iterable[SeatView]) -> tuple[SeatView, ...]:
@@ -275,12 +378,22 @@ class GameSummary:
 class TimerReport:
     """What the timers did to one game, for the front end to say.
 
-    `reason` is "reminder" (the player to act ran out of time; the deadline moved
-    one period on), "auto_played" (their move was played for them: `actions`
-    holds it and anything it led to, `view.deciding` is who is next and
-    `view.deadline` their deadline) or "lobby_expired" (a lobby not started in
-    time was cancelled; `user_id` and `name` are its host). All data: `view.events`
-    holds the notes (`time_up`, `played_for_late`, `lobby_expired`) for `words.say`.
+    `reason`, for a game with a per-decision `turn_timer`: "reminder" (the player to
+    act ran out of time; the deadline moved one period on) or "auto_played" (their
+    move was played for them: `actions` holds it and anything it led to,
+    `view.deciding` is who is next and `view.deadline` their deadline).
+
+    For a clock game (`GameOptions.clock`): "clock_reminder" (a share of the player's
+    time is left: note `clock_reminder` with `seconds` left and the `deadline`; at
+    most one a day per user across all their games), then at the deadline, by the
+    rules' `on_timeout`: "auto_played" (as above), "skipped" (the smallest legal
+    play, their unconfirmed steps dropped: note `skipped_for_late`; `auto_played` is
+    true as a move was made) or "expel_vote" (a vote to expel them is open:
+    `view.expel_vote`, note `expel_vote_open`; the others answer with `vote_expel`).
+
+    And "lobby_expired" (a lobby not started in time was cancelled; `user_id` and
+    `name` are its host). All data: `view.events` holds the notes (`time_up`,
+    `played_for_late`, ...) for `words.say`; `user_id` and `name` are the late player.
     """
 
     game_id: int

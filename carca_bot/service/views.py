@@ -11,12 +11,15 @@ from carca_bot.service.labels import FeatureLabel, label
 from carca_bot.service.live import Live
 from carca_bot.service.model import (
     Choices,
+    ExpelVote,
     GameOptions,
     SeatView,
     Told,
     TurnView,
     Where,
 )
+from carca_bot.service.timing import ClockState, median_move_seconds, on_vacation
+from carca_bot.store import SeatRow
 
 
 def must_of(live: Live) -> str:
@@ -53,12 +56,20 @@ def deciding_seat(live: Live) -> int | None:
 
 
 def build_view(live: Live, viewer: str | None, events: list[Told],
-               played: tuple[dict[str, Any], ...] = ()) -> TurnView:
+               played: tuple[dict[str, Any], ...] = (), now: float | None = None) -> TurnView:
+    """`now` (default: the game's last change) is when vacations are looked at; all else
+    comes from the stored game, so a game rebuilt from disk shows the same."""
     game = live.game
+    state = ClockState.from_json(live.row.clock) if live.row.clock is not None else None
+    now = live.row.updated_at if now is None else now
     seats = [
         SeatView(s.seat, s.user_id, s.name, s.colour,
-                 game.scores[s.seat] if game is not None else 0, s.resigned,
-                 game.in_hand(s.seat) if game is not None else {})
+                 seat_score(live, s), s.resigned,
+                 game.in_hand(s.seat) if game is not None else {},
+                 median_move_seconds(live.times, s.user_id),
+                 None if state is None or s.seat >= len(state.banks) else state.banks[s.seat],
+                 on_vacation(live.vacations_of(s.seat), now),
+                 state is not None and s.seat in state.expelled)
         for s in live.seats
     ]
     who = deciding_seat(live)
@@ -75,8 +86,27 @@ def build_view(live: Live, viewer: str | None, events: list[Told],
         tile=tile if mine else None, steps=steps, events=tuple(events),
         tiles_left=game.tiles_left if game is not None else 0,
         deadline=live.row.deadline if live.row.status == "active" else None,
-        played=played, yours=mine,
+        played=played, yours=mine, expel_vote=_expel_vote(live, state),
     )
+
+
+def seat_score(live: Live, seat: SeatRow) -> int:
+    """The seat's score; a player who left a running game scores nothing after leaving
+    (resigned, kicked or voted out before version 5 stored `exit_score`: as the engine)."""
+    if live.game is None:
+        return 0
+    if seat.resigned and seat.exit_score is not None:
+        return seat.exit_score
+    return live.game.scores[seat.seat]
+
+
+def _expel_vote(live: Live, state: ClockState | None) -> ExpelVote | None:
+    if state is None or state.vote is None or state.seat is None or not live.row.live:
+        return None
+    target = live.seats[state.seat]
+    others = sum(not s.resigned and s.seat != target.seat for s in live.seats)
+    return ExpelVote(target.user_id, target.name,
+                     tuple(live.seats[v].name for v in state.vote), others // 2 + 1)
 
 
 def _acts_for(live: Live, viewer: str | None, seat: SeatView) -> bool:

@@ -15,6 +15,7 @@ class SeatRow:
     name: str  # the player's name in the game record; unique within the game
     colour: int
     resigned: bool = False
+    exit_score: int | None = None  # the score when they left a running game; it stays
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,8 @@ class GameRow:
     outcome: str | None  # complete, resigned, cancelled; None while undecided
     public_version: int = 0  # the version of the last change owed a public post
     posted_version: int = 0  # the last version whose public post was delivered
+    clock: dict[str, Any] | None = None  # a clock game's banks and ladder state (service)
+    alarm: float | None = None  # when the timers must next look at a clock game
 
     @property
     def live(self) -> bool:

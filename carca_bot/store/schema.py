@@ -130,7 +130,37 @@ V4 = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4)
+# Version 5: turn-based clocks (issue 15). A clock game keeps its clock in `clock`
+# (JSON: each seat's time bank in seconds, when the current decision began, how many
+# reminders it has had, an open vote to expel) and in `alarm` the next moment the
+# timers must look at it (a reminder or the deadline); `deadline` stays the moment the
+# player to act runs out of time. A game without a clock has NULL in both and keeps its
+# per-decision timer. Per user: when they were last reminded (one reminder a day across
+# all their games) and their vacations (their clock stands still in every clock game).
+# And a seat's score when its player left a running game (resigned, kicked or voted
+# out): their figures stay on the board but score nothing more.
+V5 = (
+    "ALTER TABLE seats ADD COLUMN exit_score INTEGER",
+    "ALTER TABLE games ADD COLUMN clock TEXT",
+    "ALTER TABLE games ADD COLUMN alarm REAL",
+    "CREATE INDEX games_alarm ON games (alarm) WHERE status = 'active'",
+    """
+    CREATE TABLE reminded (
+        user_id TEXT PRIMARY KEY,
+        at      REAL NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE vacations (
+        user_id TEXT NOT NULL,
+        start   REAL NOT NULL,
+        end     REAL NOT NULL CHECK (end > start),
+        PRIMARY KEY (user_id, start)
+    )
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -38,10 +38,12 @@ from carca_bot.store.rows import (
 from carca_bot.store.schema import migrate
 
 GAME_COLUMNS = ("id, guild_id, channel_id, status, host_id, options, seed, created_at, "
-                "updated_at, version, pending, deadline, outcome, public_version, posted_version")
+                "updated_at, version, pending, deadline, outcome, public_version, posted_version, "
+                "clock, alarm")
 # Columns a caller may change along with a version bump.
-CHANGEABLE = frozenset({"status", "pending", "deadline", "outcome", "host_id"})
-JSON_COLUMNS = frozenset({"pending", "options"})
+CHANGEABLE = frozenset({"status", "pending", "deadline", "outcome", "host_id", "clock",
+                        "alarm"})
+JSON_COLUMNS = frozenset({"pending", "options", "clock"})
 SCOPES = ("guild", "user")  # what a language override belongs to
 
 
@@ -82,7 +84,7 @@ def _dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-SEATS_OF_GAME = ("SELECT seat, user_id, display_name, colour, resigned FROM seats "
+SEATS_OF_GAME = ("SELECT seat, user_id, display_name, colour, resigned, exit_score FROM seats "
                  "WHERE game_id = ? ORDER BY seat")
 ACTIONS_OF_GAME = "SELECT seq, user_id, action, at FROM actions WHERE game_id = ? ORDER BY seq"
 
@@ -90,16 +92,17 @@ ACTIONS_OF_GAME = "SELECT seq, user_id, action, at FROM actions WHERE game_id = 
 def game_data(game: Iterable[Any], seats: Iterable[Any], actions: Iterable[Any]) -> GameData:
     """A game from its rows: `games` (GAME_COLUMNS), SEATS_OF_GAME and ACTIONS_OF_GAME."""
     return GameData(_game_row(game),
-                    [SeatRow(s, u, n, c, bool(r)) for s, u, n, c, r in seats],
+                    [SeatRow(s, u, n, c, bool(r), x) for s, u, n, c, r, x in seats],
                     [ActionRow(q, u, json.loads(a), t) for q, u, a, t in actions])
 
 
 def _game_row(row: Iterable[Any]) -> GameRow:
     (gid, guild, channel, status, host, options, seed, created, updated, version, pending,
-     deadline, outcome, public_version, posted_version) = row
+     deadline, outcome, public_version, posted_version, clock, alarm) = row
     return GameRow(gid, guild, channel, status, host, json.loads(options), seed, created,
                    updated, version, None if pending is None else json.loads(pending),
-                   deadline, outcome, public_version, posted_version)
+                   deadline, outcome, public_version, posted_version,
+                   None if clock is None else json.loads(clock), alarm)
 
 
 @dataclass(frozen=True)
@@ -202,9 +205,10 @@ class Store:
     async def _insert_seats(db: aiosqlite.Connection, game_id: int,
                             seats: Iterable[SeatRow]) -> None:
         await db.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, display_name, colour, resigned) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, s.seat, s.user_id, s.name, s.colour, int(s.resigned)) for s in seats])
+            "INSERT INTO seats (game_id, seat, user_id, display_name, colour, resigned, "
+            "exit_score) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, s.seat, s.user_id, s.name, s.colour, int(s.resigned), s.exit_score)
+             for s in seats])
 
     async def _insert_game(self, db: aiosqlite.Connection, guild: str, channel: str,
                            status: str, host: str, options: Mapping[str, Any],
@@ -412,9 +416,12 @@ class Store:
         return [_game_row(r) for r in rows]
 
     async def overdue(self, now: float) -> list[int]:
+        """Running games the timers must look at: a per-decision timer past its deadline,
+        or a clock whose alarm (next reminder or deadline) has come."""
         rows = await self._rows(
-            "SELECT id FROM games WHERE status = 'active' AND deadline <= ? ORDER BY deadline",
-            (now,))
+            "SELECT id FROM games WHERE status = 'active' AND ("
+            "(clock IS NULL AND deadline <= ?) OR alarm <= ?) "
+            "ORDER BY coalesce(alarm, deadline), id", (now, now))
         return [int(r[0]) for r in rows]
 
     async def stale_lobbies(self, created_before: float) -> list[int]:
@@ -449,6 +456,56 @@ class Store:
             "OR (scope = 'guild' AND scope_id = ?)", (user_id, guild_id))
         found = {str(scope): str(language) for scope, language in rows}
         return found.get("user"), found.get("guild")
+
+    # -- clocks: reminders and vacations, per user across games -------------------
+
+    async def last_reminded(self, user_id: str) -> float | None:
+        rows = await self._rows("SELECT at FROM reminded WHERE user_id = ?", (user_id,))
+        return float(rows[0][0]) if rows else None
+
+    async def set_reminded(self, user_id: str, at: float) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO reminded (user_id, at) VALUES (?, ?) ON CONFLICT (user_id) "
+                "DO UPDATE SET at = max(at, excluded.at)", (user_id, at))
+
+    async def vacations(self, user_ids: Iterable[str]) -> dict[str, list[tuple[float, float]]]:
+        """Every stored vacation of these users, oldest first."""
+        wanted = sorted(set(user_ids))
+        found: dict[str, list[tuple[float, float]]] = {u: [] for u in wanted}
+        if not wanted:
+            return found
+        marks = ", ".join("?" * len(wanted))
+        rows = await self._rows(
+            f"SELECT user_id, start, end FROM vacations WHERE user_id IN ({marks}) "
+            "ORDER BY user_id, start", wanted)
+        for user, start, end in rows:
+            found[str(user)].append((float(start), float(end)))
+        return found
+
+    async def add_vacation(self, user_id: str, start: float, end: float) -> None:
+        async with self._transaction() as db:
+            await db.execute("INSERT INTO vacations (user_id, start, end) VALUES (?, ?, ?)",
+                             (user_id, start, end))
+
+    async def end_vacations(self, user_id: str, now: float) -> int:
+        """End the user's vacations at `now`: the one under way stops, later ones go.
+        Returns how many were changed."""
+        async with self._transaction() as db:
+            gone = await db.execute(
+                "DELETE FROM vacations WHERE user_id = ? AND start >= ?", (user_id, now))
+            cut = await db.execute(
+                "UPDATE vacations SET end = ? WHERE user_id = ? AND start < ? AND end > ?",
+                (now, user_id, now, now))
+            return int(gone.rowcount) + int(cut.rowcount)
+
+    async def clock_games_of(self, user_id: str) -> list[int]:
+        """The running clock games the user still plays in."""
+        rows = await self._rows(
+            "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? "
+            "AND NOT s.resigned AND g.status = 'active' AND g.clock IS NOT NULL ORDER BY g.id",
+            (user_id,))
+        return [int(r[0]) for r in rows]
 
     async def game_ids(self) -> list[int]:
         return [int(r[0]) for r in await self._rows("SELECT id FROM games ORDER BY id")]

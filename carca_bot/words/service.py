@@ -283,11 +283,40 @@ NOTES: dict[str, Callable[[Params], str]] = {
     "played_for_late": lambda p: _(
         "{name} ran out of time: their move was played for them").format(name=p["name"]),
     "time_up": lambda p: _("{name}, your time for this turn is up").format(name=p["name"]),
+    "skipped_for_late": lambda p: _(
+        "{name} ran out of time: their turn was skipped (the tile went to the first "
+        "square it fits, with no figure)").format(name=p["name"]),
+    "clock_reminder": lambda p: _clock_reminder(p),
+    "expel_vote_open": lambda p: _(
+        "{name} ran out of time: the other players may now vote to expel them").format(
+        name=p["name"]),
+    "expel_vote": lambda p: ngettext(
+        "{name} voted to expel {target} ({votes} of {needed} vote needed)",
+        "{name} voted to expel {target} ({votes} of {needed} votes needed)",
+        p["needed"]).format(name=p["name"], target=p["target"], votes=p["votes"],
+                            needed=p["needed"]),
+    "expelled": lambda p: _(
+        "{name} was expelled by a vote of the other players: their figures stay on the "
+        "board and score nothing more").format(name=p["name"]),
     "lobby_expired": lambda p: ngettext(
         "the lobby was closed: it was not started within {days} day",
         "the lobby was closed: it was not started within {days} days",
         _whole(p["days"])).format(days=f"{p['days']:g}"),
 }
+
+
+def _clock_reminder(p: Params) -> str:
+    """A reminder: the time left in minutes under two hours, else in hours."""
+    seconds = max(0, int(p["seconds"]))
+    if seconds < 2 * 3600:
+        minutes = max(1, round(seconds / 60))
+        return ngettext("{name}, it is your turn: about {n} minute left on your clock",
+                        "{name}, it is your turn: about {n} minutes left on your clock",
+                        minutes).format(name=p["name"], n=minutes)
+    hours = round(seconds / 3600)
+    return ngettext("{name}, it is your turn: about {n} hour left on your clock",
+                    "{name}, it is your turn: about {n} hours left on your clock",
+                    hours).format(name=p["name"], n=hours)
 
 
 def _whole(n: float) -> int:
@@ -416,6 +445,44 @@ SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
     "unknown_language": lambda p: _("unknown language {language!r}: use {choices}").format(
         language=p["language"], choices=" or ".join(p["choices"])),
     "bad_scope": lambda p: _("a language is set for a server or a user"),
+    # clocks
+    "clock_and_timer": lambda p: _("a game has a clock or a turn timer, not both"),
+    "unknown_clock_preset": lambda p: _("unknown clock {name!r}: use {choices}").format(
+        name=p["name"], choices=", ".join(p["choices"])),
+    "bad_clock": lambda p: _(
+        "that clock cannot be read: give a preset (fast, normal, slow) or a bank, an "
+        "increment and a cap in seconds"),
+    "clock_out_of_range": lambda p: _(
+        "a clock needs a bank of at least a minute, an increment of 0 or more, and a cap "
+        "no smaller than the bank"),
+    "vacation_days_out_of_range": lambda p: _(
+        "vacation days per month must be between 0 and 31"),
+    "reminders_out_of_range": lambda p: _(
+        "reminders are shares of the time left, between 0 and 1, largest first"),
+    "unknown_timeout": lambda p: _(
+        "when time runs out the turn is played, skipped, or put to a vote: use play, "
+        "skip or vote"),
+    "unknown_time_zone": lambda p: _(
+        "unknown time zone: use a name such as Europe/Madrid or America/Mexico_City"),
+    "quiet_hours_out_of_range": lambda p: _(
+        "quiet hours start and end within the day (00:00 to 23:59)"),
+    "quiet_hours_empty": lambda p: _("quiet hours must not start and end at the same time"),
+    "no_vacations": lambda p: _("this game's clock allows no vacations"),
+    "vacation_too_long": lambda p: ngettext(
+        "a vacation may last at most {days} day", "a vacation may last at most {days} days",
+        p["days"]).format(days=p["days"]),
+    "vacation_overlaps": lambda p: _("you already have a vacation at that time"),
+    "vacation_days_used": lambda p: ngettext(
+        "that would take you over {days} day of vacation in a month",
+        "that would take you over {days} days of vacation in a month",
+        p["days"]).format(days=p["days"]),
+    "no_clock_games": lambda p: _(
+        "you play in no game with a clock, so there is no clock to pause"),
+    "not_on_vacation": lambda p: _("you are not on vacation"),
+    "no_expel_vote": lambda p: _("there is no vote to expel {name} now").format(
+        name=p["name"]),
+    "no_self_expel": lambda p: _("you cannot vote on expelling yourself"),
+    "already_voted": lambda p: _("you have already voted"),
     # records
     "record_too_big": lambda p: _(
         "that record is {size} KiB; a game record may be at most {limit} KiB").format(

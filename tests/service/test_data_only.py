@@ -207,7 +207,7 @@ def _sample(code: str) -> dict[str, object]:
             "must": "place", "name": "Ana", "limit": 4, "count": 2, "action": "join",
             "choices": ("en", "es"), "rule": "c3", "seconds": 60, "most": 6,
             "language": "fr", "scope": "x", "size": 5000, "detail": "", "index": 1,
-            "refusal": rule}
+            "refusal": rule, "days": 7}
 
 
 @pytest.mark.parametrize("code", sorted(set(SERVICE_REFUSALS) - {"said"}) + sorted(NOT_NOW))
@@ -224,8 +224,22 @@ def test_every_note_is_translated(code: str) -> None:
     from carca_bot.i18n.pseudo import untranslated
 
     with speaking("qps"):
-        text = say(Note(code, {"name": "Ana", "order": ["Ana", "Ben"], "days": 7}))
+        text = say(Note(code, {"name": "Ana", "order": ["Ana", "Ben"], "days": 7,
+                               "target": "Ben", "votes": 1, "needed": 2, "seconds": 5400,
+                               "deadline": 1_700_000_000.0}))
     assert untranslated(text, frozenset({"Ana", "Ben"})) == [], text
+
+
+def test_every_clock_refusal_has_words() -> None:
+    """The clock's refusal codes are passed on by variable (`BadInput(code)`), so the
+    code scan above cannot see them: every code `ClockRules.problem`,
+    `QuietHours.problem` and `vacation_problem` can return has words."""
+    source = (SERVICE / "clocks.py").read_text(encoding="utf-8")
+    codes = {node.value for node in ast.walk(ast.parse(source))
+             if isinstance(node, ast.Constant) and isinstance(node.value, str)
+             and re.fullmatch(r"[a-z]+(_[a-z]+)+", node.value)}
+    assert {"clock_out_of_range", "no_vacations", "vacation_days_used"} <= codes
+    assert codes - set(SERVICE_REFUSALS) == set()
 
 
 def test_steps_prompts_and_labels_are_translated() -> None:

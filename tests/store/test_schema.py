@@ -1,4 +1,4 @@
-"""Migrations: from nothing, from version-1, -2 and -3 files, all or nothing, never
+"""Migrations: from nothing, from version-1, -2, -3 and -4 files, all or nothing, never
 backwards."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from carca_bot.engine.game import Game
 from carca_bot.engine.randomplay import random_game
 from carca_bot.engine.setup import Setup
-from carca_bot.service import GameService, LanguagePrefs, User, Where
+from carca_bot.service import GameService, LanguagePrefs, NotAllowed, User, Where
 from carca_bot.store import SCHEMA_VERSION, SchemaTooNew, Store
 from carca_bot.store import schema as schema_module
 
@@ -174,7 +174,7 @@ async def test_a_version_2_file_owes_no_posts_and_goes_on(tmp_path: Path) -> Non
     _version_2_file(path)
     service = await GameService.open(path)
     try:
-        assert (await service.store._rows("PRAGMA user_version"))[0][0] == SCHEMA_VERSION == 4
+        assert (await service.store._rows("PRAGMA user_version"))[0][0] == SCHEMA_VERSION == 5
         for game_id in await service.store.game_ids():
             row = await service.store.game(game_id)
             assert row is not None and row.posted_version == row.public_version == row.version
@@ -260,3 +260,55 @@ async def test_a_failed_version_4_migration_leaves_version_3(
 def _tables(path: Path) -> set[str]:
     with sqlite3.connect(path) as db:
         return {t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def _version_4_file(path: Path) -> None:
+    """A file as version 4 of the program left it: game 1 running with a 60 s turn timer,
+    its deadline already past, and a language override."""
+    _version_3_file(path)
+    with sqlite3.connect(path) as db:
+        for statement in schema_module.V4:
+            db.execute(statement)
+        db.execute("UPDATE games SET deadline = 100, options = ? WHERE id = 1",
+                   (json.dumps({**OPTIONS, "turn_timer": 60, "auto_play": True}),))
+        db.execute("INSERT INTO language_prefs VALUES ('user', 'u1', 'es', 0)")
+        db.execute("PRAGMA user_version = 4")
+
+
+async def test_a_version_4_file_gets_clocks_and_its_timers_go_on(tmp_path: Path) -> None:
+    path = tmp_path / "v4.sqlite3"
+    _version_4_file(path)
+    assert {"reminded", "vacations"} & _tables(path) == set()
+    service = await GameService.open(path, clock=lambda: 1000.0)
+    try:
+        assert (await service.store._rows("PRAGMA user_version"))[0][0] == SCHEMA_VERSION == 5
+        row = await service.store.game(1)
+        assert row is not None and row.clock is None and row.alarm is None
+        assert row.deadline == 100
+        assert await service.language_prefs("u1", None) == LanguagePrefs("es", None)
+        # the old per-decision timer still fires, once, as before the upgrade
+        (report,) = await service.check_timers()
+        assert (report.game_id, report.reason, len(report.actions)) == (1, "auto_played", 1)
+        assert report.view.deadline == 1060
+        assert await service.check_timers() == []
+        with pytest.raises(NotAllowed, match="no_clock_games"):
+            await service.take_vacation("u1", 2)  # a timer game is not a clock game
+    finally:
+        await service.close()
+    assert {"clock", "alarm"} <= _columns(path, "games")
+    assert "exit_score" in _columns(path, "seats")
+    assert {"reminded", "vacations"} <= _tables(path)
+
+
+async def test_a_failed_version_5_migration_leaves_version_4(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "v4.sqlite3"
+    _version_4_file(path)
+    broken = (*schema_module.MIGRATIONS[:4], (*schema_module.V5, "THIS IS NOT SQL"))
+    monkeypatch.setattr(schema_module, "MIGRATIONS", broken)
+    with pytest.raises(sqlite3.OperationalError):
+        await Store.open(path)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert "clock" not in _columns(path, "games")
+    assert "vacations" not in _tables(path)

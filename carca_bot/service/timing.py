@@ -1,0 +1,133 @@
+"""A clock game's state between commands, and the deadlines it leads to.
+
+`clocks.py` is the arithmetic; this module applies it to one game: the banks of
+its seats, when the current decision began, how far along the reminder ladder it
+is, and an open vote to expel. It is stored as JSON in the game's `clock` column,
+written in the same transaction as the move that changed it, so a restart loses
+nothing. The game's `deadline` is when the player to act runs out of time; its
+`alarm` the next moment the timers must look (a reminder, or the deadline).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from carca_bot.service.clocks import (
+    ClockRules,
+    Interval,
+    bank_after_move,
+    charged,
+    deadline,
+    reminder_times,
+)
+
+
+@dataclass(frozen=True)
+class ClockState:
+    """Where a clock game's clock stands.
+
+    `banks[seat]` is each seat's bank as it was when their current (or next)
+    decision began: it changes only when a decision ends. `seat` decides since
+    `since` (a Unix time), after `seq` actions in the log. `reminded` counts the
+    reminders of this decision already due (sent, or held back by the one-a-day
+    rule). `vote` is an open vote to expel `seat` (the voters' seats), `expelled`
+    the seats voted out.
+    """
+
+    banks: tuple[float, ...]
+    seat: int | None
+    since: float
+    seq: int
+    reminded: int = 0
+    vote: tuple[int, ...] | None = None
+    expelled: tuple[int, ...] = field(default_factory=tuple)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"banks": list(self.banks), "seat": self.seat, "since": self.since,
+                "seq": self.seq, "reminded": self.reminded,
+                "vote": None if self.vote is None else list(self.vote),
+                "expelled": list(self.expelled)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ClockState:
+        vote = data.get("vote")
+        seat = data.get("seat")
+        return cls(tuple(float(b) for b in data["banks"]), None if seat is None else int(seat),
+                   float(data["since"]), int(data["seq"]), int(data.get("reminded", 0)),
+                   None if vote is None else tuple(int(v) for v in vote),
+                   tuple(int(s) for s in data.get("expelled", ())))
+
+
+def starting(rules: ClockRules, players: int, seat: int | None, now: float,
+             seq: int) -> ClockState:
+    """Every bank full, the first decision beginning now."""
+    return ClockState(tuple(float(rules.bank) for _ in range(players)), seat, now, seq)
+
+
+def after_decision(rules: ClockRules, state: ClockState, vacations: Sequence[Interval],
+                   now: float, seat: int | None, seq: int, decided: bool) -> ClockState:
+    """The state once `state.seat`'s decision ended at `now` and `seat` must decide next.
+
+    With `decided` (the mover committed a move, or one was played for them at the
+    deadline) the time they took is charged and the increment added, capped. Without
+    it (a tile discarded for them: they go on drawing) their decision goes on.
+    """
+    if not decided and seat == state.seat:
+        return replace(state, seq=seq)
+    banks = list(state.banks)
+    mover = state.seat
+    if mover is not None and mover < len(banks):
+        used = charged(rules, vacations, state.since, now)
+        banks[mover] = (bank_after_move(rules, banks[mover], used) if decided
+                        else max(0.0, banks[mover] - used))
+    return ClockState(tuple(banks), seat, now, seq, 0, None, state.expelled)
+
+
+def times(rules: ClockRules, state: ClockState, vacations: Sequence[Interval]
+          ) -> tuple[float | None, float | None]:
+    """The mover's deadline, and the next alarm: the first reminder not yet due, else the
+    deadline (None while a vote to expel is open: only votes or a move end it)."""
+    if state.seat is None:
+        return None, None
+    bank = state.banks[state.seat]
+    end = deadline(rules, vacations, state.since, bank)
+    if state.vote is not None:
+        return end, None
+    due = reminder_times(rules, vacations, state.since, bank)[state.reminded:]
+    return end, min([*due, end])
+
+
+def reminders_due(rules: ClockRules, state: ClockState, vacations: Sequence[Interval],
+                  now: float) -> int:
+    """How many of the decision's reminders are due by `now` (sent or not)."""
+    if state.seat is None:
+        return 0
+    return sum(t <= now for t in reminder_times(rules, vacations, state.since,
+                                                state.banks[state.seat]))
+
+
+def bank_now(rules: ClockRules, state: ClockState, seat: int, vacations: Sequence[Interval],
+             now: float) -> float:
+    """A seat's bank as it stands at `now`: the mover's is running down."""
+    bank = state.banks[seat]
+    if seat != state.seat:
+        return bank
+    return max(0.0, bank - charged(rules, vacations, state.since, now))
+
+
+def on_vacation(vacations: Iterable[Interval], now: float) -> bool:
+    return any(start <= now < end for start, end in vacations)
+
+
+def median_move_seconds(times_of: Sequence[tuple[str | None, float]],
+                        user_id: str | None) -> float | None:
+    """The median time `user_id` took over their own moves: from the action before each
+    of their actions to it (the log's times). None before they made a move."""
+    if user_id is None:
+        return None
+    gaps = [at - times_of[i - 1][1] for i, (user, at) in enumerate(times_of)
+            if i > 0 and user == user_id]
+    return statistics.median(gaps) if gaps else None
