@@ -15,9 +15,9 @@ import pytest
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.events import Event
 from carca_bot.i18n import PSEUDO, speaking
+from carca_bot.i18n.pseudo import untranslated
 from carca_bot.words import detail, event, refusal
 from carca_bot.words.english import REASONS, REFUSALS
-from tests.engine.pseudo_text import english_left
 
 NAMES = ["Ana", "Ben", "Cy"]
 TILE = {"tile": "U", "square": (2, -1), "rot": 1, "fits": True}  # where a refused tile went
@@ -252,10 +252,10 @@ def test_no_sentence_skips_the_catalogue() -> None:
         said = [refusal(err, NAMES) for err, _ in REFUSED]
         said += [event(ev, NAMES) for ev, _ in HAPPENED]
         said += [detail(ev) for ev, _ in HAPPENED]
-    assert [(text, english_left(text, data)) for text in said
-            if english_left(text, data)] == []
-    assert english_left("⟦á {x} ⟦b⟧ the end⟧") == []
-    assert english_left("⟦á ⟦b⟧⟧ the end") == ["the", "end"]
+    assert [(text, untranslated(text, data)) for text in said
+            if untranslated(text, data)] == []
+    assert untranslated("⟦á {x} ⟦b⟧ the end⟧") == []
+    assert untranslated("⟦á ⟦b⟧⟧ the end") == ["the", "end"]
 
 
 def test_english_is_the_default_and_the_source() -> None:

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from carca_bot.i18n import PSEUDO
+from carca_bot.i18n.pseudo import untranslated
 from carca_bot.local import add_arguments, chosen_language
 from carca_bot.local.play import run
-from tests.engine.pseudo_text import english_left
 from tests.local.test_local import Painter
 from tests.service.helpers import rig
 
@@ -125,10 +125,10 @@ async def test_no_english_outside_the_catalogue(tmp_path: Path,
     script += "quit\n"
     text = await _play(args, script, Painter())
     data = {"Ana", "Ben", "U", "V", "D", "place", "CRF"}  # names, tile ids, commands
-    left = english_left(_SERVICE.sub(" ", text), frozenset(data))
+    left = untranslated(_SERVICE.sub(" ", text), frozenset(data))
     assert left == []
     assert "⟦" in text and len(text.splitlines()) > 40
     bad = _args(tmp_path, "--players", "9")
     bad.lang = PSEUDO
     status = await run(bad, None, io.StringIO(""), out := io.StringIO())
-    assert status == 2 and english_left(out.getvalue()) == []
+    assert status == 2 and untranslated(out.getvalue()) == []
