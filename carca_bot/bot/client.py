@@ -177,15 +177,13 @@ class CarcaBot(discord.Client):
                            language: str = "en") -> bytes:
         from carca_bot.render.board import render_board
 
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._render_pool, lambda: render_board(
+        return await self.in_render_pool(lambda: render_board(
             game, max_bytes=max_bytes, language=language))
 
     async def render_your_tile(self, game: Game, tile: str, language: str = "en") -> bytes:
         from carca_bot.render.board import render_your_tile
 
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._render_pool, lambda: render_your_tile(
+        return await self.in_render_pool(lambda: render_your_tile(
             game, tile, language=language))
 
     # -- threads and timers ---------------------------------------------------------------
