@@ -22,6 +22,7 @@ shows everywhere Discord runs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image
 
@@ -124,6 +125,14 @@ def plan(game: Game, squares: list[Pos] | tuple[Pos, ...], width: int = WIDTH) -
     return lay
 
 
+@lru_cache(maxsize=4)
+def _base(lay: Layout) -> Image.Image:
+    """The empty grid with its labels, kept: late in a game the crop is the whole board and
+    stays the same for many moves, and its hundreds of small labels are most of the
+    drawing. Callers copy it."""
+    return base_layer(lay)
+
+
 def focus_layout(game: Game, tile: str | None, width: int = WIDTH) -> Layout:
     """The layout `render_focus` draws for this state (its squares: `Layout.holds`)."""
     squares = legal_squares(game, tile) if tile is not None else {}
@@ -134,7 +143,7 @@ def focus_image(game: Game, tile: str | None, width: int = WIDTH) -> Image.Image
     """The picture as an RGB image at most `width` px wide and `TALL * width` high."""
     squares = legal_squares(game, tile) if tile is not None else {}
     lay = plan(game, tuple(squares), width)
-    sheet = Scratch(base_layer(lay))  # a fresh image: nothing to give back
+    sheet = Scratch(_base(lay).copy())  # a fresh image: nothing to give back
     paste_tiles(sheet.image, lay, placed(game), game.setup.has("tunnel"))
     mark_squares(sheet, lay, squares)
     draw_pieces(sheet, lay, game)
