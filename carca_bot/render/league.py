@@ -131,15 +131,14 @@ def render_standings(rows: Sequence[StandingRow], *, event: str,
                          if rounds else _("After round {n}").format(n=round_no))
         body: list[Line] = []
         for row in shown:
-            name = safe_name(row.name)
-            if row.withdrawn:
-                # TRANSLATORS: after the name of a player who left an event.
-                name = _("{name} (withdrawn)").format(name=name)
+            # TRANSLATORS: after the name of a player who left an event.
+            note = _("(withdrawn)") if row.withdrawn else ""
             values = [number(v, signed=key == "difference")
                       for key, v in zip(tiebreaks, row.tiebreaks, strict=False)]
-            body.append(Line((str(row.rank), name, str(row.played), str(row.wins),
-                              str(row.draws), str(row.losses), number(row.points), *values),
-                             muted=row.withdrawn, strong=row.rank == 1))
+            body.append(Line((str(row.rank), safe_name(row.name), str(row.played),
+                              str(row.wins), str(row.draws), str(row.losses),
+                              number(row.points), *values),
+                             muted=row.withdrawn, strong=row.rank == 1, note=note))
         img = draw_table(_("Final standings") if final else _("Standings"), lines, columns,
                          body, legend=legend, corner=_page_note(page, pages),
                          empty=_("Nobody has signed up yet."), width=width)

@@ -96,11 +96,13 @@ class Column:
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One row's cells; `muted` greys it (withdrawn, provisional), `strong` makes it bold."""
+    """One row's cells; `muted` greys it (withdrawn, provisional), `strong` makes it bold;
+    `note` follows the stretching cell, which is cut to leave room for it."""
 
     cells: tuple[str, ...]
     muted: bool = False
     strong: bool = False
+    note: str = ""  # after the stretching cell, never cut: "(withdrawn)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,17 +144,23 @@ def header(d: ImageDraw.ImageDraw, width: int, title: str, lines: Sequence[str],
     return height
 
 
-def _widths(columns: Sequence[Column], lines: Sequence[Line], width: int,
+def column_widths(columns: Sequence[Column], lines: Sequence[Line], width: int,
             s: Sizes) -> list[int]:
-    fixed = []
+    """Each column as wide as its widest cell or heading plus a gap; the stretching column
+    takes what is left. Many columns get narrower gaps before the names get too narrow."""
+    content = []
     for i, col in enumerate(columns):
         cells = [text.width(line.cells[i], s.f, line.strong) for line in lines
                  if i < len(line.cells)]
-        fixed.append(max([text.width(col.heading, s.small), *cells]) + round(0.9 * s.f))
-    room = width - 2 * s.pad - sum(w for w, c in zip(fixed, columns, strict=True)
-                                   if not c.stretch)
-    return [max(room, 4 * s.f) if c.stretch else w
-            for w, c in zip(fixed, columns, strict=True)]
+        content.append(max([text.width(col.heading, s.small), *cells]))
+    fixed = [not c.stretch for c in columns]
+    room = width - 2 * s.pad
+    for gap in (round(0.9 * s.f), round(0.5 * s.f), round(0.25 * s.f)):
+        left = room - sum(w + gap for w, kept in zip(content, fixed, strict=True) if kept)
+        if left >= 8 * s.f:
+            break
+    return [w + gap if kept else max(left, 4 * s.f)
+            for w, kept in zip(content, fixed, strict=True)]
 
 
 def wrap_items(items: Sequence[str], size: int, room: int, sep: str = "   ·   ") -> list[str]:
@@ -186,7 +194,7 @@ def draw_table(title: str, lines: Sequence[str], columns: Sequence[Column],
     img = Image.new("RGB", (width, height), PAPER)
     d = ImageDraw.Draw(img)
     y = header(d, width, title, [safe_name(x) for x in lines], corner, s)
-    widths = _widths(columns, rows, width, s)
+    widths = column_widths(columns, rows, width, s)
     lefts = [s.pad + sum(widths[:i]) for i in range(len(widths))]
     y += round(0.4 * f)
     for col, left, w in zip(columns, lefts, widths, strict=True):
@@ -209,7 +217,11 @@ def draw_table(title: str, lines: Sequence[str], columns: Sequence[Column],
                 cx = left + w // 2
                 d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=MEDALS[cell],
                           outline=text.INK, width=max(1, f // 14))
-            shown = text.fit(cell, f, w - round(0.6 * f), row.strong) if col.stretch else cell
+            shown = cell
+            if col.stretch:
+                note = " " + row.note if row.note else ""
+                room = w - round(0.6 * f) - text.width(note, f, row.strong)
+                shown = text.fit(cell, f, max(room, f), row.strong) + note
             _cell(d, col, left, w, cy, shown, f, ink, row.strong or col.rank)
         y += s.row
     y += round(0.8 * f) + (0 if rows else 2 * s.row)

@@ -23,9 +23,18 @@ from carca_bot.render.league import (
     number,
     render_leaderboard,
     render_standings,
+    standing_columns,
 )
 from carca_bot.render.league_profile import ProfileCard, duration, render_profile
-from carca_bot.render.table import MAX_MARKS, WIDTH, page_of, safe_name
+from carca_bot.render.table import (
+    MAX_MARKS,
+    WIDTH,
+    Line,
+    Sizes,
+    column_widths,
+    page_of,
+    safe_name,
+)
 
 CHAIN = ("buchholz", "difference", "scored", "head_to_head", "placing", "wins")
 HOSTILE = (
@@ -154,9 +163,21 @@ def test_safe_name() -> None:
 
 def test_long_names_are_cut_with_an_ellipsis(monkeypatch: pytest.MonkeyPatch) -> None:
     drawn = _drawn(monkeypatch, lambda: render_standings(
-        _standings(1, ("W" * 10_000,)), event="E"))
+        _standings(3, ("W" * 10_000,)), event="E", tiebreaks=CHAIN))
     cut = [s for s in drawn if s.startswith("WWW")]
-    assert len(cut) == 1 and cut[0].endswith("…") and len(cut[0]) < 100
+    assert len(cut) == 3 and cut[0].endswith("…") and len(cut[0]) < 100
+    assert cut[2].endswith("… (withdrawn)")  # the note is never what gets cut
+
+
+def test_many_columns_still_fit_the_width() -> None:
+    """A long tie-break chain narrows the gaps; the names keep some room."""
+    columns, _legend = standing_columns((*CHAIN, "mystery_key_with_a_long_name"))
+    rows = [Line(("10", "W" * 50, "99", "99", "99", "99", "99½",
+                  *(["-999.5"] * 7))) for _ in range(3)]
+    s = Sizes.of(WIDTH)
+    widths = column_widths(columns, rows, WIDTH, s)
+    assert sum(widths) <= WIDTH - 2 * s.pad
+    assert widths[1] >= 4 * s.f  # the names
 
 
 # --- words ------------------------------------------------------------------------------
