@@ -36,7 +36,7 @@ from carca_bot.render.pieces import Scratch, draw_pieces, outline_square, outlin
 from carca_bot.render.yourtile import legal_squares, mark_squares
 
 CONTEXT = 3  # squares shown on each side of the last move: 7 x 7 at the art's own size
-WIDTH = 1000  # px: what a phone shows whole, and Discord does not shrink on a desktop
+WIDTH = 1000  # px: the width issue 15 asks for, about what a phone shows whole
 TALL = 1.0  # the picture is at most this many times as tall as it is wide
 MIN_LABEL, MAX_LABEL = 26, 34  # coordinate labels, px: ~10 pt once a phone scales 1000 px
 DEFAULT_FORMAT: Format = "png256"
@@ -55,9 +55,6 @@ class Crop:
     y0: int
     cols: int
     rows: int
-
-    def holds(self, pos: Pos) -> bool:
-        return self.x0 <= pos[0] < self.x0 + self.cols and self.y0 <= pos[1] < self.y0 + self.rows
 
     def grown(self, side: int, within: Crop) -> Crop:
         """One more square on `side` (0-3: west, east, north, south), if `within` has it."""
@@ -103,9 +100,10 @@ def _fits(lay: Layout, width: int) -> bool:
 
 
 def plan(game: Game, squares: list[Pos] | tuple[Pos, ...], width: int = WIDTH) -> Layout:
-    """The picture's layout: the crop at the largest tile step that fits `width`, grown
-    side by side while it still fits. When even the smallest step is too wide the layout
-    is at that step and the picture is shrunk afterwards."""
+    """The picture's layout: the crop at the largest tile step that fits `width`, then
+    grown a square at a time on each side while it still fits at that step. When even
+    the smallest step is too wide the layout is at that step and the picture is shrunk
+    afterwards."""
     crop = focus_crop(game, squares)
     lay = _layout(crop, TILE_STEPS[-1])
     for t in TILE_STEPS:
@@ -140,7 +138,10 @@ def focus_layout(game: Game, tile: str | None, width: int = WIDTH) -> Layout:
 
 
 def focus_image(game: Game, tile: str | None, width: int = WIDTH) -> Image.Image:
-    """The picture as an RGB image at most `width` px wide and `TALL * width` high."""
+    """The picture as an RGB image at most `width` px wide and `TALL * width` high.
+
+    Call inside `speaking(language)`: the marked squares carry words.
+    """
     squares = legal_squares(game, tile) if tile is not None else {}
     lay = plan(game, tuple(squares), width)
     sheet = Scratch(_base(lay).copy())  # a fresh image: nothing to give back

@@ -146,21 +146,29 @@ def header(d: ImageDraw.ImageDraw, width: int, title: str, lines: Sequence[str],
 
 def column_widths(columns: Sequence[Column], lines: Sequence[Line], width: int,
             s: Sizes) -> list[int]:
-    """Each column as wide as its widest cell or heading plus a gap; the stretching column
-    takes what is left. Many columns get narrower gaps before the names get too narrow."""
+    """Each column as wide as its widest cell or heading (at most 6 em: longer cells are
+    cut) plus a gap; the stretching column takes what is left. Many columns get narrower
+    gaps before the names get too narrow."""
     content = []
     for i, col in enumerate(columns):
         cells = [text.width(line.cells[i], s.f, line.strong) for line in lines
                  if i < len(line.cells)]
-        content.append(max([text.width(col.heading, s.small), *cells]))
+        content.append(min(max([text.width(col.heading, s.small), *cells]), 6 * s.f))
     fixed = [not c.stretch for c in columns]
     room = width - 2 * s.pad
     for gap in (round(0.9 * s.f), round(0.5 * s.f), round(0.25 * s.f)):
         left = room - sum(w + gap for w, kept in zip(content, fixed, strict=True) if kept)
         if left >= 8 * s.f:
             break
-    return [w + gap if kept else max(left, 4 * s.f)
-            for w, kept in zip(content, fixed, strict=True)]
+    widths = [w + gap if kept else max(left, 4 * s.f)
+              for w, kept in zip(content, fixed, strict=True)]
+    for i in sorted(range(len(widths)), key=lambda i: -widths[i]):  # still too wide: the
+        excess = sum(widths) - room  # widest columns give way (their cells are cut)
+        if excess <= 0:
+            break
+        if fixed[i]:
+            widths[i] = max(widths[i] - excess, 2 * s.f)
+    return widths
 
 
 def wrap_items(items: Sequence[str], size: int, room: int, sep: str = "   ·   ") -> list[str]:
@@ -217,7 +225,7 @@ def draw_table(title: str, lines: Sequence[str], columns: Sequence[Column],
                 cx = left + w // 2
                 d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=MEDALS[cell],
                           outline=text.INK, width=max(1, f // 14))
-            shown = cell
+            shown = text.fit(cell, f, w - round(0.3 * f), row.strong or col.rank)
             if col.stretch:
                 note = " " + row.note if row.note else ""
                 room = w - round(0.6 * f) - text.width(note, f, row.strong)

@@ -170,10 +170,11 @@ def test_long_names_are_cut_with_an_ellipsis(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_many_columns_still_fit_the_width() -> None:
-    """A long tie-break chain narrows the gaps; the names keep some room."""
+    """A long tie-break chain narrows the gaps, a long text value is cut; the names keep
+    some room."""
     columns, _legend = standing_columns((*CHAIN, "mystery_key_with_a_long_name"))
     rows = [Line(("10", "W" * 50, "99", "99", "99", "99", "99½",
-                  *(["-999.5"] * 7))) for _ in range(3)]
+                  *(["-999.5"] * 6), "a tie-break given as text " * 20)) for _ in range(3)]
     s = Sizes.of(WIDTH)
     widths = column_widths(columns, rows, WIDTH, s)
     assert sum(widths) <= WIDTH - 2 * s.pad
