@@ -12,11 +12,12 @@ full board stays one button away (`render_board`).
 
 The default format is a 256-colour PNG (`formats.palette_png`: fast octree palette, no
 dithering, zlib 6). `bench/pictures.py` on a late 6-player board with every expansion
-(934 x 964 px): plain PNG 238 KB in 15 ms; 256-colour PNG 84 KB in 26 ms; lossless WebP
-214 KB in 20 ms at libwebp's fastest, 95 KB at its slowest (4 s). The palette keeps the art
-as it was (flat colours; compared zoomed in), while dithering only speckles it and doubles
-the bytes. WebP of the same 256 colours is a third smaller but three times slower, and PNG
-shows everywhere Discord runs.
+(934 x 964 px, load ~6 on 2 cores): plain PNG 238 KB in 11 ms; 256-colour PNG 84 KB in
+19 ms; lossless WebP 214 KB in 12 ms at libwebp's fastest, 165 KB in 240 ms at Pillow's
+default, 95 KB at its slowest (4 s). The palette keeps the art as it was (compared zoomed
+in), while dithering only speckles it and doubles the bytes. WebP of the same 256 colours
+is a third smaller but three times slower, and PNG shows everywhere Discord runs. The
+whole call takes ~26 ms a move late in a game (p95 40 ms).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ MIME: dict[Format, str] = {"png": "image/png", "png256": "image/png", "webp": "i
 SUFFIX: dict[Format, str] = {"png": ".png", "png256": ".png", "webp": ".webp"}
 PNG_LEVEL = 1  # the full-colour writer's zlib level (render/png.py)
 PALETTE_LEVEL = 6  # zlib level for 256 colours: level 9 saves ~6% for 3-5 times the time
-WEBP_METHOD = 0  # libwebp's effort, 0-6: 0 is fastest; 6 halves the bytes in 100x the time
+WEBP_METHOD = 0  # libwebp's effort, 0-6: 0 is fastest; 6 halves the bytes in 300x the time
 WEBP_EFFORT = 0  # lossless "quality" (0-100): more effort in the entropy search
 
 
