@@ -142,8 +142,8 @@ def _info(row: EventRow) -> EventInfo:
 
 
 def _status(event: Event) -> str:
-    if event.finished:
-        return "finished"
+    """An event that has played its last round stays "running" until the timers have
+    announced its final standings (`check_events`), then is "finished"."""
     return "running" if event.started else "signup"
 
 
@@ -525,6 +525,8 @@ class LeagueOps(LobbyOps, RatingsOps):
             if current.complete and row.announced_round < current.number:
                 changes["announced_round"] = current.number
                 kind = "finished" if event.finished else "round_over"
+                if event.finished:
+                    changes["status"] = "finished"
                 found.append(EventNotice(kind, info, current.number,
                                          standings=event.standings()))
             if row.reminded_round < current.number:
