@@ -34,7 +34,14 @@ from carca_bot.service.errors import (
 )
 from carca_bot.service.info import InfoOps
 from carca_bot.service.labels import FeatureLabel
-from carca_bot.service.league_ops import Actor, EventInfo, EventNotice, LeagueOps, Pairing
+from carca_bot.service.league_ops import (
+    Actor,
+    EventInfo,
+    EventNotice,
+    LeagueOps,
+    Pairing,
+    event_config,
+)
 from carca_bot.service.model import (
     DEFAULT_LIMITS,
     LANGUAGES,
@@ -136,4 +143,5 @@ __all__ = [
     "User",
     "Vacation",
     "Where",
+    "event_config",
 ]

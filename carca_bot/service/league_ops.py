@@ -44,6 +44,7 @@ from carca_bot.league import (
     Result,
     Source,
     StandingRow,
+    Tiebreak,
     event_from_json,
     event_to_json,
     final_order,
@@ -131,8 +132,39 @@ class EventNotice:
     standings: tuple[StandingRow, ...] = ()
 
 
+# The library's refusal codes, as the service's (`league_` + the code: words/league.py).
+LEAGUE_CODES = frozenset({
+    "already_entered", "event_full", "no_late_entries", "event_over", "already_withdrawn",
+    "not_entered", "already_started", "too_few_players", "not_started", "round_open",
+    "no_match", "already_decided", "no_games", "no_winner", "one_game", "not_in_match", "bye",
+    "nothing_to_appeal", "wrong_players", "bad_score", "already_advanced", "bad_rounds",
+    "bad_best_of", "bad_groups", "bad_table_size", "bad_deadline", "bad_tiebreaks",
+    "not_finished", "twice", "bad_moves", "bad_format"})
+
+
 def league_refusal(exc: LeagueError) -> BadInput:
-    return BadInput(f"league_{exc.code}")
+    """The library's refusal as the service's: a code, no words."""
+    code = "league_" + exc.code if exc.code in LEAGUE_CODES else "league_refused"
+    return BadInput(code)
+
+
+def event_config(format: str, *, rounds: int = 0, best_of: int = 1, groups: int = 1,
+                 table_size: int = 4, round_days: float = 7.0,
+                 tiebreaks: Sequence[str] = (), late_entries: bool = True) -> EventConfig:
+    """An event's settings from a front end's plain values; BadInput if they cannot run."""
+    try:
+        chain = tuple(Tiebreak(t) for t in tiebreaks)
+        kind = Format(format)
+    except ValueError:
+        raise BadInput("league_refused") from None
+    if kind in (Format.SWISS, Format.TABLES) and not rounds:
+        rounds = 5 if kind is Format.SWISS else 3  # the World Championship plays 5 Swiss rounds
+    try:
+        return EventConfig(kind, rounds=rounds, best_of=best_of, groups=groups,
+                           table_size=table_size, tiebreaks=chain,
+                           round_seconds=round_days * DAY, late_entries=late_entries)
+    except LeagueError as exc:
+        raise league_refusal(exc) from None
 
 
 def _info(row: EventRow) -> EventInfo:
