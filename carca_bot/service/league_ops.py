@@ -536,12 +536,28 @@ class LeagueOps(LobbyOps, RatingsOps):
         """
         now = self.clock() if now is None else now
         notices: list[EventNotice] = []
+        await self.record_missed_results(now)
         for row in await self.store.events(statuses=("running",)):
             try:
+                await self._take_missed_reports(row.id)
                 notices += await self._event_timers(row.id, now)
             except (errors.ServiceError, LeagueError) as exc:
                 log.warning("event %s: the timers could not handle it now: %s", row.id, exc)
         return notices
+
+    async def _take_missed_reports(self, event_id: int) -> None:
+        """Results of linked games that ended but never reached their match (the event
+        was busy, or the process stopped in between): reported now, in game order."""
+        info = await self.event_info(event_id)
+        for link in sorted(await self.store.event_games(event_id),
+                           key=lambda g: (g.match_id, g.game_index)):
+            match = info.event.match(link.match_id)
+            if next_game(match) != link.game_index:
+                continue
+            rows = await self.store.results_of_game(link.game_id)
+            if rows:
+                await self._report(event_id, link.match_id, link.game_index, rows)
+                info = await self.event_info(event_id)
 
     async def _event_timers(self, event_id: int, now: float) -> list[EventNotice]:
         found: list[EventNotice] = []

@@ -45,6 +45,8 @@ LEADERBOARD_PAGE = 10
 PROFILE_GAMES = 1000  # games a profile looks back over
 TIMED_GAMES = 50  # ... and, for the time per move, the latest this many (their logs are read)
 FAVOURITES = 3
+# Games that ended this long ago at most are looked for by `record_missed_results`.
+RECORD_WINDOW = 7 * 24 * 3600.0
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,7 @@ class RatingsOps(ServiceCore):
         super().__init__(*args, **kwargs)
         self._ended: list[list[ResultRow]] = []
         self._rating_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._never_rated: set[int] = set()  # ended games with nothing to record (analysis)
 
     # -- the hook: a game ended ------------------------------------------------------
 
@@ -215,6 +218,27 @@ class RatingsOps(ServiceCore):
                        r.mu, r.sigma, r.games)
              for (pool, player), r in sorted(book.ratings.items())],
             replace_from=(was.ended_at, int(was.game_id)))
+
+    async def record_missed_results(self, now: float | None = None,
+                                    within: float = RECORD_WINDOW) -> int:
+        """Record and rate games that ended in the last `within` seconds but have no
+        result (the process stopped between storing the end and recording it); how many.
+        Run by the event timers (`check_events`)."""
+        now = self.clock() if now is None else now
+        done = 0
+        for game_id in await self.store.unrecorded_games(now - within):
+            if game_id in self._never_rated:
+                continue
+            try:
+                live = await self._load(game_id)
+            except NoGameHere:
+                continue
+            rows = results_of(live, live.row.updated_at)
+            if not rows:
+                self._never_rated.add(game_id)
+            elif await self._record_ended(rows):
+                done += 1
+        return done
 
     # -- amended results -----------------------------------------------------------------
 

@@ -738,6 +738,18 @@ class Store:
         rows = await self._rows("SELECT role_id FROM organiser_roles WHERE guild_id = ?", (guild,))
         return str(rows[0][0]) if rows else None
 
+    async def unrecorded_games(self, ended_since: float, limit: int = 100) -> list[int]:
+        """Games ended (played out or by resignations) since `ended_since`, seated by at
+        least two users and no imported seat, that have no recorded result."""
+        rows = await self._rows(
+            "SELECT g.id FROM games g WHERE g.status = 'finished' "
+            "AND g.outcome IN ('complete', 'resigned') AND g.updated_at >= ? "
+            "AND NOT EXISTS (SELECT 1 FROM game_results r WHERE r.game_id = g.id) "
+            "AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id IS NULL) "
+            "AND (SELECT count(*) FROM seats s WHERE s.game_id = g.id) >= 2 "
+            "ORDER BY g.updated_at, g.id LIMIT ?", (ended_since, limit))
+        return [int(r[0]) for r in rows]
+
 
 RESULT_COLUMNS = ("game_id, seat, guild_id, user_id, display_name, score, played_rank, rank, "
                   "players, ending, rated, left_game, ended_at, expansions")

@@ -29,6 +29,7 @@ from carca_bot.service import (
     User,
     Where,
 )
+from carca_bot.store import Conflict
 from tests.service.helpers import Clock
 
 GUILD = "guild-1"
@@ -359,3 +360,41 @@ async def test_a_league_of_4_player_tables_with_5_3_2_1(service: GameService,
         next(r for r in (await service.event_info(info.id)).event.standings()
              if r.player == missing).placing)
     assert sum(r.placing for r in rows) > 0
+
+
+async def test_results_lost_to_a_stop_are_recorded_and_reported_by_the_timers(
+        service: GameService, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game whose end was stored but whose result was never recorded (the process
+    stopped in between), and a result the event was too busy to take: the event timers
+    record, rate and report both."""
+    info = await new_event(service, EventConfig(Format.SWISS, rounds=1), PLAYERS[:4])
+    info, pairings = await service.start_event(info.id, ORGANISER)
+    await open_all(service, pairings)
+    first, second = pairings
+    with monkeypatch.context() as patch:
+        patch.setattr(type(service), "_game_ended", lambda self, live: None)
+        await win(service, first, higher_seat_wins(first), clock)
+    game_id = (await service.status(thread(first))).game_id
+    assert await service.store.results_of_game(game_id) == []
+    # The second game's result meets an event changed under it, once.
+    real = service.store.put_event
+    calls: list[int] = []
+
+    async def busy(event_id: int, version: int, now: float, changes: dict[str, object]) -> int:
+        calls.append(event_id)
+        if len(calls) == 1:
+            raise Conflict("busy")
+        return await real(event_id, version, now, changes)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(service.store, "put_event", busy)
+        await win(service, second, higher_seat_wins(second), clock)
+    assert calls and not (await service.event_info(info.id)).event.match(
+        second.match_id).decided
+    notices = await service.check_events(clock.now)
+    assert [n.kind for n in notices] == ["finished"]
+    info = await service.event_info(info.id)
+    assert all(m.decided for m in info.event.matches)
+    assert len(await service.store.results_of_game(game_id)) == 2
+    assert len(await service.store.ratings(GUILD, Pool.DUEL.value)) == 4
+    assert await service.record_missed_results(clock.now) == 0  # nothing twice
