@@ -24,10 +24,12 @@ from carca_bot.service import (
     GameOptions,
     GameService,
     NotAllowed,
+    NotNow,
     Pairing,
     TurnView,
     User,
     Where,
+    event_config,
 )
 from carca_bot.store import Conflict
 from tests.service.helpers import Clock
@@ -398,3 +400,44 @@ async def test_results_lost_to_a_stop_are_recorded_and_reported_by_the_timers(
     assert len(await service.store.results_of_game(game_id)) == 2
     assert len(await service.store.ratings(GUILD, Pool.DUEL.value)) == 4
     assert await service.record_missed_results(clock.now) == 0  # nothing twice
+
+
+async def test_a_game_opens_once_and_again_after_it_was_cancelled(
+        service: GameService, clock: Clock) -> None:
+    info = await new_event(service, EventConfig(Format.SWISS, rounds=2), PLAYERS[:2])
+    info, (pairing,) = await service.start_event(info.id, ORGANISER)
+    first = await service.open_event_game(info.id, pairing, thread(pairing))
+    with pytest.raises(NotNow) as again:
+        await service.open_event_game(info.id, pairing, Where(GUILD, "elsewhere"))
+    assert again.value.code == "game_already_open"
+    assert await service.pairings_to_open(info.id) == []
+    # The host cancels the game: the match needs a game again, in a new thread.
+    host = next(u for u in PLAYERS if u.id == first.host_id)
+    await service.cancel(thread(pairing), host)
+    clock.now += 3600
+    (reopen,) = await service.pairings_to_open(info.id)
+    assert reopen == pairing
+    notices = await service.check_events(clock.now)
+    assert [n.kind for n in notices] == ["open_games"]
+    second = await service.open_event_game(info.id, reopen, Where(GUILD, "second-thread"))
+    assert second.game_id != first.game_id and second.status == "active"
+    await service.resign(Where(GUILD, "second-thread"), pairing.players[1])
+    assert (await service.event_info(info.id)).event.match(pairing.match_id).decided
+    with pytest.raises(NotNow) as stale:  # the match is decided: no game to open
+        await service.open_event_game(info.id, pairing, Where(GUILD, "third"))
+    assert stale.value.code == "pairing_stale"
+
+
+def test_event_settings_from_plain_values() -> None:
+    swiss = event_config("swiss")
+    assert swiss.rounds == 5 and swiss.round_seconds == 7 * DAY
+    assert event_config("tables", table_size=5, round_days=2).rounds == 3
+    assert event_config("knockout", best_of=3).best_of == 3
+    for bad in (dict(best_of=2), dict(groups=0), dict(tiebreaks=["luck"])):
+        with pytest.raises(BadInput):
+            event_config("knockout", **bad)
+    with pytest.raises(BadInput) as refused:
+        event_config("knockout", best_of=4)
+    assert refused.value.code == "league_bad_best_of"
+    with pytest.raises(BadInput):
+        event_config("ladder")
