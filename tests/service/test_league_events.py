@@ -441,3 +441,29 @@ def test_event_settings_from_plain_values() -> None:
     assert refused.value.code == "league_bad_best_of"
     with pytest.raises(BadInput):
         event_config("ladder")
+
+
+async def test_an_appeal_undoes_an_override_and_its_rating(service: GameService,
+                                                          clock: Clock) -> None:
+    info = await new_event(service, EventConfig(Format.SWISS, rounds=1), PLAYERS[:2])
+    info, (pairing,) = await service.start_event(info.id, ORGANISER)
+    await open_all(service, [pairing])
+    winner, loser = pairing.players[0].id, pairing.players[1].id
+    await win(service, pairing, winner, clock)
+    played = {r.user_id: (r.mu, r.sigma) for r in await service.store.ratings(GUILD)}
+    assert played[winner][0] > played[loser][0]
+    info = await service.override_result(info.id, ORGANISER, pairing.match_id,
+                                         [[(winner, 40), (loser, 80)]])
+    assert info.event.match(pairing.match_id).winner == loser
+    flipped = {r.user_id: r.mu for r in await service.store.ratings(GUILD)}
+    assert flipped[loser] > flipped[winner]
+    with pytest.raises(NotAllowed):
+        await service.appeal(info.id, NOBODY, pairing.match_id)
+    info = await service.appeal(info.id, ORGANISER, pairing.match_id)
+    assert info.event.match(pairing.match_id).winner == winner
+    back = {r.user_id: (r.mu, r.sigma) for r in await service.store.ratings(GUILD)}
+    for player, (mu, sigma) in played.items():
+        assert back[player] == pytest.approx((mu, sigma))
+    with pytest.raises(BadInput) as nothing:
+        await service.appeal(info.id, ORGANISER, pairing.match_id)
+    assert nothing.value.code == "league_nothing_to_appeal"
