@@ -448,10 +448,15 @@ async def event_timers(bot: EventBot) -> int:
     return len(notices)
 
 
+def event_language(info: EventInfo) -> str:
+    """An event's public posts speak its games' language."""
+    return languages.ours(info.options.language) or "en"
+
+
 async def announce(bot: EventBot, notice: EventNotice) -> None:
     info = notice.event
     place = Where(info.guild, info.channel)
-    with speaking(languages.ours(info.options.language) or "en"):
+    with speaking(event_language(info)):
         if notice.kind in ("round_over", "finished"):
             heading = (_("**{title}** is over. Final standings:") if notice.kind == "finished"
                        else _("**{title}**: round {round} is over. Standings:")).format(

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from carca_bot.bot import league_commands
 from carca_bot.bot.league_commands import event_timers
 from carca_bot.i18n import speaking
 from carca_bot.i18n.pseudo import untranslated
@@ -187,4 +190,38 @@ async def test_event_words_are_all_translated(harness: BotHarness) -> None:
     with speaking("qps"):
         for text in said:
             body = text.split("```")[0]  # the table's rows are data
+            assert untranslated(body, allowed=allowed) == [], text
+
+
+async def test_the_timers_posts_are_all_translated(harness: BotHarness,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round over, reminder and the organisers' digest, in the pseudo-language."""
+    h = harness
+    monkeypatch.setattr(league_commands, "event_language", lambda info: "qps")
+    await set_up_event(h)
+    await h.send(event_command(h, ORG, "start", roles=(ORG_ROLE,), event=1))
+    service = h.bot.service
+    info = await service.event_info(1)
+    assert info.event.current is not None
+    first = info.event.current.matches[0]
+    await service.forfeit_match(1, Actor("1", "Admin", admin=True), first.id,
+                                [first.seats[1]])
+    posted = []
+    start = len(h.fake.requests)
+    deadline = info.event.current.deadline
+    for when in (deadline - 3600, deadline + 3600):  # a reminder, then the digest
+        notices = await service.check_events(when)
+        for notice in notices:
+            await league_commands.announce(h.bot, notice)
+    second = info.event.current.matches[1]
+    await service.forfeit_match(1, Actor("1", "Admin", admin=True), second.id,
+                                [second.seats[1]])
+    for notice in await service.check_events(deadline + 7200):
+        await league_commands.announce(h.bot, notice)
+    posted = [r.content for r in channel_posts(h.fake.since(start))]
+    assert len(posted) == 3
+    allowed = frozenset({"Autumn", "cup", "Ana", "Ben", "Cy", "Dee", "r1", "1", "2"})
+    with speaking("qps"):
+        for text in posted:
+            body = text.split("```")[0]
             assert untranslated(body, allowed=allowed) == [], text
