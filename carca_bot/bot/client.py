@@ -20,7 +20,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from carca_bot.bot import endgame, languages, text
+from carca_bot.bot import endgame, languages, league_commands, profile_commands, text
 from carca_bot.bot.actions import Actions, last_action_by, public
 from carca_bot.bot.buttons import ChoiceSelect, GameButton, final_row, is_ours, row_for
 from carca_bot.bot.commands import (
@@ -109,6 +109,9 @@ class CarcaBot(discord.Client):
         # pile are commands of their own.
         self.tree.add_command(build_history_command(self))
         self.tree.add_command(build_tiles_command(self))
+        self.tree.add_command(league_commands.build_event_group(self))
+        self.tree.add_command(profile_commands.build_profile_command(self))
+        self.tree.add_command(profile_commands.build_leaderboard_command(self))
 
     @property
     def service(self) -> GameService:

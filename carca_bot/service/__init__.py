@@ -34,6 +34,14 @@ from carca_bot.service.errors import (
 )
 from carca_bot.service.info import InfoOps
 from carca_bot.service.labels import FeatureLabel
+from carca_bot.service.league_ops import (
+    Actor,
+    EventInfo,
+    EventNotice,
+    LeagueOps,
+    Pairing,
+    event_config,
+)
 from carca_bot.service.model import (
     DEFAULT_LIMITS,
     LANGUAGES,
@@ -55,11 +63,12 @@ from carca_bot.service.model import (
 from carca_bot.service.play import PlayOps
 from carca_bot.service.posts import CatchUp, PendingPost, PostOps
 from carca_bot.service.prefs import PrefsOps
+from carca_bot.service.ratings_ops import LeaderEntry, LeaderPage, PoolRating, Profile
 from carca_bot.store import Store
 from carca_bot.store.rows import GameRow  # front ends read rows through the service
 
 
-class GameService(ClockOps, PlayOps, InfoOps, PostOps, PrefsOps):
+class GameService(ClockOps, PlayOps, InfoOps, PostOps, PrefsOps, LeagueOps):
     """All operations; one instance per process and database file."""
 
     @classmethod
@@ -91,11 +100,14 @@ for _name, _operation in inspect.getmembers(GameService, inspect.iscoroutinefunc
 
 __all__ = [
     "LANGUAGES",
+    "Actor",
     "BadInput",
     "CatchUp",
     "ChannelBusy",
     "Choices",
     "ClockRules",
+    "EventInfo",
+    "EventNotice",
     "ExpelVote",
     "FeatureLabel",
     "GameMovedOn",
@@ -105,6 +117,8 @@ __all__ = [
     "GameSummary",
     "IllegalMoveError",
     "LanguagePrefs",
+    "LeaderEntry",
+    "LeaderPage",
     "LimitReached",
     "Limits",
     "NoGameHere",
@@ -113,7 +127,10 @@ __all__ = [
     "NotNow",
     "NotYourTurn",
     "Note",
+    "Pairing",
     "PendingPost",
+    "PoolRating",
+    "Profile",
     "QuietHours",
     "SavedNotShown",
     "SeatView",
@@ -126,4 +143,5 @@ __all__ = [
     "User",
     "Vacation",
     "Where",
+    "event_config",
 ]

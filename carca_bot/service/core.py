@@ -156,8 +156,16 @@ class ServiceCore:
         """The body and the automatic moves it leads to, stored in one transaction.
 
         Once that transaction is committed, nothing may report the command as not
-        made: a failure to show the result is SavedNotShown.
+        made: a failure to show the result is SavedNotShown. Once the lock is let go,
+        games the command ended are handed on (`_after_commands`: ratings, events).
         """
+        try:
+            return await self._act_locked(game_id, viewer, body, expect, strict)
+        finally:
+            await self._after_commands()
+
+    async def _act_locked(self, game_id: int, viewer: str | None, body: Body,
+                          expect: int | None = None, strict: bool = False) -> TurnView:
         async with self._locked(game_id, viewer, expect, strict) as live:
             live.notes = []
             if live.options.clock is not None and live.row.live:
@@ -289,7 +297,15 @@ class ServiceCore:
                            public_version=version if public else live.row.public_version)
         live.times.extend((user, now) for _, user, _ in batch.actions)  # as stored
         self._commits[live.id] += 1
+        if batch.changes.get("status") == "finished":
+            self._game_ended(live)
         return True
+
+    def _game_ended(self, live: Live) -> None:
+        """A running game has just ended and is stored (the ratings' hook: ratings_ops)."""
+
+    async def _after_commands(self) -> None:
+        """Work on games that ended, run with no game lock held (ratings_ops)."""
 
     def _deadline(self, live: Live) -> float | None:
         """A per-decision timer's deadline (a clock game's comes from `_clock_changes`)."""

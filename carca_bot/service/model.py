@@ -76,6 +76,8 @@ class GameOptions:
     # A turn-based clock (time bank per player; see `clock_rules` for the forms it is
     # given in); a game has either this or `turn_timer`, or neither.
     clock: ClockRules | None = None
+    # A game that changes nobody's rating (games are rated by default: see ratings_ops).
+    unrated: bool = False
 
     def __post_init__(self) -> None:
         unknown = sorted(self.expansions - set(EXPANSIONS))
@@ -113,6 +115,7 @@ class GameOptions:
             "analysis": self.analysis,
             "language": self.language,
             "clock": None if self.clock is None else clock_json(self.clock),
+            "unrated": self.unrated,
         }
 
     @classmethod
@@ -131,6 +134,7 @@ class GameOptions:
             analysis=bool(data.get("analysis", False)),
             language=str(data.get("language", DEFAULT_LANGUAGE)),  # none before languages
             clock=None if data.get("clock") is None else clock_rules(data["clock"]),
+            unrated=bool(data.get("unrated", False)),
         )
 
 

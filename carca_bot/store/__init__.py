@@ -1,5 +1,12 @@
 """Durable games: SQLite tables for games, seats and the carca-record/1 action log."""
 
+from carca_bot.store.league_rows import (
+    EventGameRow,
+    EventRow,
+    RatingHistoryRow,
+    RatingRow,
+    ResultRow,
+)
 from carca_bot.store.rows import (
     LIVE_STATUSES,
     ActionRow,
@@ -27,10 +34,15 @@ __all__ = [
     "ActionRow",
     "ChannelBusy",
     "Conflict",
+    "EventGameRow",
+    "EventRow",
     "GameData",
     "GameRow",
     "PublicChange",
     "PublicEvents",
+    "RatingHistoryRow",
+    "RatingRow",
+    "ResultRow",
     "SchemaTooNew",
     "SeatRow",
     "Store",

@@ -160,7 +160,109 @@ V5 = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5)
+# Version 6: community play (issue 18). `game_results`: one row per seat of every game
+# that ended (finished, resigned out), with its final score and place, the place as
+# played (`played_rank`) and as it counts (`rank`: an organiser's amended result);
+# ratings are worked out from these. `rating_history`: a player's rating before and
+# after each rated game, so an amended result is rated again from that game on;
+# `ratings` the latest per server, pool and player. `league_events`: a tournament or
+# league as carca-event/1 JSON with a version for optimistic writes and the game
+# options its games get; `event_games` which game plays which match (and which game of
+# a series); `organiser_roles` the role a server's admins chose to run events.
+V6 = (
+    """
+    CREATE TABLE game_results (
+        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        guild_id    TEXT NOT NULL,
+        user_id     TEXT,
+        display_name TEXT NOT NULL,
+        score       INTEGER NOT NULL,
+        played_rank INTEGER NOT NULL,
+        rank        INTEGER NOT NULL,
+        players     INTEGER NOT NULL,
+        ending      TEXT NOT NULL,
+        rated       INTEGER NOT NULL,
+        left_game   INTEGER NOT NULL,
+        ended_at    REAL NOT NULL,
+        expansions  TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    )
+    """,
+    "CREATE INDEX game_results_user ON game_results (guild_id, user_id)",
+    "CREATE INDEX game_results_order ON game_results (guild_id, ended_at, game_id)",
+    """
+    CREATE TABLE rating_history (
+        guild_id     TEXT NOT NULL,
+        game_id      INTEGER NOT NULL,
+        user_id      TEXT NOT NULL,
+        pool         TEXT NOT NULL,
+        ended_at     REAL NOT NULL,
+        rank         INTEGER NOT NULL,
+        players      INTEGER NOT NULL,
+        before_mu    REAL NOT NULL,
+        before_sigma REAL NOT NULL,
+        after_mu     REAL NOT NULL,
+        after_sigma  REAL NOT NULL,
+        games        INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, game_id, user_id)
+    )
+    """,
+    "CREATE INDEX rating_history_order ON rating_history (guild_id, ended_at, game_id)",
+    """
+    CREATE TABLE ratings (
+        guild_id     TEXT NOT NULL,
+        pool         TEXT NOT NULL,
+        user_id      TEXT NOT NULL,
+        display_name TEXT NOT NULL,
+        mu           REAL NOT NULL,
+        sigma        REAL NOT NULL,
+        games        INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, pool, user_id)
+    )
+    """,
+    """
+    CREATE TABLE league_events (
+        id              INTEGER PRIMARY KEY,
+        guild_id        TEXT NOT NULL,
+        channel_id      TEXT NOT NULL,
+        title           TEXT NOT NULL,
+        status          TEXT NOT NULL
+                        CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
+        data            TEXT NOT NULL,
+        options         TEXT NOT NULL,
+        version         INTEGER NOT NULL,
+        created_by      TEXT NOT NULL,
+        created_at      REAL NOT NULL,
+        updated_at      REAL NOT NULL,
+        series          TEXT NOT NULL,
+        season          INTEGER NOT NULL,
+        division        INTEGER NOT NULL,
+        reminded_round  INTEGER NOT NULL,
+        announced_round INTEGER NOT NULL,
+        digest_at       REAL NOT NULL
+    )
+    """,
+    "CREATE INDEX league_events_guild ON league_events (guild_id, status)",
+    """
+    CREATE TABLE event_games (
+        event_id   INTEGER NOT NULL REFERENCES league_events (id) ON DELETE CASCADE,
+        match_id   TEXT NOT NULL,
+        game_index INTEGER NOT NULL,
+        game_id    INTEGER NOT NULL UNIQUE REFERENCES games (id) ON DELETE CASCADE,
+        PRIMARY KEY (event_id, match_id, game_index)
+    )
+    """,
+    """
+    CREATE TABLE organiser_roles (
+        guild_id   TEXT PRIMARY KEY,
+        role_id    TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    )
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -25,6 +25,13 @@ from typing import Any
 
 import aiosqlite
 
+from carca_bot.store.league_rows import (
+    EventGameRow,
+    EventRow,
+    RatingHistoryRow,
+    RatingRow,
+    ResultRow,
+)
 from carca_bot.store.rows import (
     ActionRow,
     GameData,
@@ -509,3 +516,262 @@ class Store:
 
     async def game_ids(self) -> list[int]:
         return [int(r[0]) for r in await self._rows("SELECT id FROM games ORDER BY id")]
+
+    # -- community play: game results, ratings, events, organisers (issue 18) ----------
+
+    async def put_results(self, rows: Sequence[ResultRow]) -> bool:
+        """Record how a game ended, once: False if it was already recorded."""
+        if not rows:
+            return False
+        async with self._transaction() as db:
+            found = list(await db.execute_fetchall(
+                "SELECT 1 FROM game_results WHERE game_id = ?", (rows[0].game_id,)))
+            if found:
+                return False
+            await db.executemany(
+                f"INSERT INTO game_results ({RESULT_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(r.game_id, r.seat, r.guild_id, r.user_id, r.name, r.score, r.played_rank,
+                  r.rank, r.players, r.ending, int(r.rated), int(r.left_game), r.ended_at,
+                  _dumps(list(r.expansions))) for r in rows])
+        return True
+
+    async def results_of_game(self, game_id: int) -> list[ResultRow]:
+        rows = await self._rows(f"SELECT {RESULT_COLUMNS} FROM game_results WHERE game_id = ? "
+                                "ORDER BY seat", (game_id,))
+        return [_result_row(r) for r in rows]
+
+    async def results_since(self, guild: str, ended_at: float, game_id: int
+                            ) -> list[ResultRow]:
+        """The server's game results from (`ended_at`, `game_id`) on, in rating order."""
+        rows = await self._rows(
+            f"SELECT {RESULT_COLUMNS} FROM game_results WHERE guild_id = ? AND "
+            "(ended_at > ? OR (ended_at = ? AND game_id >= ?)) ORDER BY ended_at, game_id, seat",
+            (guild, ended_at, ended_at, game_id))
+        return [_result_row(r) for r in rows]
+
+    async def results_of_player(self, guild: str, user_id: str, limit: int = 1000
+                                ) -> list[ResultRow]:
+        """The player's games on the server, latest first (their own row of each)."""
+        rows = await self._rows(
+            f"SELECT {RESULT_COLUMNS} FROM game_results WHERE guild_id = ? AND user_id = ? "
+            "ORDER BY ended_at DESC, game_id DESC LIMIT ?", (guild, user_id, limit))
+        return [_result_row(r) for r in rows]
+
+    async def set_ranks(self, game_id: int, ranks: Mapping[int, int]) -> None:
+        """The places a game counts with (by seat): an organiser's amended result."""
+        async with self._transaction() as db:
+            await db.executemany("UPDATE game_results SET rank = ? WHERE game_id = ? AND seat = ?",
+                                 [(rank, game_id, seat) for seat, rank in ranks.items()])
+
+    async def rated_after(self, guild: str, ended_at: float, game_id: int) -> bool:
+        """Whether a game after (`ended_at`, `game_id`) has already been rated."""
+        rows = await self._rows(
+            "SELECT 1 FROM rating_history WHERE guild_id = ? AND "
+            "(ended_at > ? OR (ended_at = ? AND game_id > ?)) LIMIT 1",
+            (guild, ended_at, ended_at, game_id))
+        return bool(rows)
+
+    async def rating_history(self, guild: str, user_id: str | None = None
+                             ) -> list[RatingHistoryRow]:
+        """The server's rating history (one player's, if named), in rating order."""
+        who = "" if user_id is None else " AND user_id = ?"
+        params: tuple[Any, ...] = (guild,) if user_id is None else (guild, user_id)
+        rows = await self._rows(
+            f"SELECT {HISTORY_COLUMNS} FROM rating_history WHERE guild_id = ?{who} "
+            "ORDER BY ended_at, game_id, user_id", params)
+        return [RatingHistoryRow(str(g), int(gid), str(u), str(p), float(t), int(r), int(n),
+                                 float(bm), float(bs), float(am), float(as_), int(k))
+                for g, gid, u, p, t, r, n, bm, bs, am, as_, k in rows]
+
+    async def ratings(self, guild: str, pool: str | None = None,
+                      users: Iterable[str] | None = None) -> list[RatingRow]:
+        """Current ratings on the server: of a pool and of some users, if named."""
+        sql = ("SELECT guild_id, pool, user_id, display_name, mu, sigma, games FROM ratings "
+               "WHERE guild_id = ?")
+        params: list[Any] = [guild]
+        if pool is not None:
+            sql += " AND pool = ?"
+            params.append(pool)
+        if users is not None:
+            wanted = sorted(set(users))
+            if not wanted:
+                return []
+            sql += f" AND user_id IN ({', '.join('?' * len(wanted))})"
+            params += wanted
+        rows = await self._rows(sql + " ORDER BY pool, user_id", params)
+        return [RatingRow(str(g), str(p), str(u), str(n), float(m), float(s), int(k))
+                for g, p, u, n, m, s, k in rows]
+
+    async def save_ratings(self, guild: str, history: Sequence[RatingHistoryRow],
+                           ratings: Sequence[RatingRow],
+                           replace_from: tuple[float, int] | None = None) -> None:
+        """Store new history rows and ratings in one transaction.
+
+        `replace_from` (ended_at, game_id): the history from that game on is rated again,
+        so its rows are deleted first and `ratings` replace every rating on the server.
+        """
+        async with self._transaction() as db:
+            if replace_from is not None:
+                at, gid = replace_from
+                await db.execute(
+                    "DELETE FROM rating_history WHERE guild_id = ? AND "
+                    "(ended_at > ? OR (ended_at = ? AND game_id >= ?))", (guild, at, at, gid))
+                await db.execute("DELETE FROM ratings WHERE guild_id = ?", (guild,))
+            await db.executemany(
+                f"INSERT INTO rating_history ({HISTORY_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, game_id, user_id) DO NOTHING",
+                [(h.guild_id, h.game_id, h.user_id, h.pool, h.ended_at, h.rank, h.players,
+                  h.before_mu, h.before_sigma, h.after_mu, h.after_sigma, h.games)
+                 for h in history])
+            await db.executemany(
+                "INSERT INTO ratings (guild_id, pool, user_id, display_name, mu, sigma, games) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, pool, user_id) DO UPDATE "
+                "SET display_name = excluded.display_name, mu = excluded.mu, "
+                "sigma = excluded.sigma, games = excluded.games",
+                [(r.guild_id, r.pool, r.user_id, r.name, r.mu, r.sigma, r.games)
+                 for r in ratings])
+
+    async def move_times(self, game_ids: Iterable[int]
+                         ) -> dict[int, list[tuple[str | None, float]]]:
+        """Who made each logged action of these games and when, in log order."""
+        wanted = sorted(set(game_ids))
+        found: dict[int, list[tuple[str | None, float]]] = {g: [] for g in wanted}
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            rows = await self._rows(
+                f"SELECT game_id, user_id, at FROM actions WHERE game_id IN "
+                f"({', '.join('?' * len(chunk))}) ORDER BY game_id, seq", chunk)
+            for gid, user, at in rows:
+                found[int(gid)].append((None if user is None else str(user), float(at)))
+        return found
+
+    async def insert_event(self, guild: str, channel: str, title: str, data: Mapping[str, Any],
+                           options: Mapping[str, Any], created_by: str, now: float, *,
+                           series: str = "", season: int = 0, division: int = 0) -> int:
+        async with self._transaction() as db:
+            rows = list(await db.execute_fetchall(
+                f"INSERT INTO league_events ({EVENT_COLUMNS.removeprefix('id, ')}) "
+                "VALUES (?, ?, ?, 'signup', ?, ?, 0, ?, ?, ?, ?, ?, ?, 0, 0, 0) RETURNING id",
+                (guild, channel, title, _dumps(data), _dumps(options), created_by, now, now,
+                 series, season, division)))
+        return int(rows[0][0])
+
+    async def event(self, event_id: int) -> EventRow | None:
+        rows = await self._rows(f"SELECT {EVENT_COLUMNS} FROM league_events WHERE id = ?",
+                                (event_id,))
+        return _event_row(rows[0]) if rows else None
+
+    async def events(self, guild: str | None = None, statuses: Sequence[str] = (),
+                     series: str | None = None) -> list[EventRow]:
+        """Events, oldest first: of a server, in some statuses, of one league, if named."""
+        sql = f"SELECT {EVENT_COLUMNS} FROM league_events WHERE 1 = 1"
+        params: list[Any] = []
+        if guild is not None:
+            sql += " AND guild_id = ?"
+            params.append(guild)
+        if statuses:
+            sql += f" AND status IN ({', '.join('?' * len(statuses))})"
+            params += list(statuses)
+        if series is not None:
+            sql += " AND series = ?"
+            params.append(series)
+        return [_event_row(r) for r in await self._rows(sql + " ORDER BY id", params)]
+
+    async def put_event(self, event_id: int, version: int, now: float,
+                        changes: Mapping[str, Any]) -> int:
+        """Change an event if it is still at `version` (else Conflict); the new version."""
+        allowed = {"status", "data", "reminded_round", "announced_round", "digest_at"}
+        if set(changes) - allowed:
+            raise ValueError(f"cannot change {sorted(set(changes) - allowed)}")
+        values = {k: _dumps(v) if k == "data" else v for k, v in changes.items()}
+        sets = "".join(f", {k} = ?" for k in values)
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                f"UPDATE league_events SET version = version + 1, updated_at = ?{sets} "
+                "WHERE id = ? AND version = ?", (now, *values.values(), event_id, version))
+            if cursor.rowcount != 1:
+                raise Conflict(f"event {event_id} is no longer at version {version}")
+        return version + 1
+
+    async def link_game(self, event_id: int, match_id: str, game_index: int,
+                        game_id: int) -> bool:
+        """Record that `game_id` plays this game of the match; False if one already does."""
+        async with self._transaction() as db:
+            rows = list(await db.execute_fetchall(
+                "INSERT INTO event_games (event_id, match_id, game_index, game_id) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (event_id, match_id, game_index) DO NOTHING "
+                "RETURNING game_id", (event_id, match_id, game_index, game_id)))
+        return bool(rows)
+
+    async def unlink_game(self, game_id: int) -> None:
+        """Forget a game's match (it was cancelled: the match's game is opened again)."""
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM event_games WHERE game_id = ?", (game_id,))
+
+    async def event_games(self, event_id: int) -> list[EventGameRow]:
+        rows = await self._rows(
+            "SELECT event_id, match_id, game_index, game_id FROM event_games WHERE event_id = ? "
+            "ORDER BY match_id, game_index", (event_id,))
+        return [EventGameRow(int(e), str(m), int(i), int(g)) for e, m, i, g in rows]
+
+    async def event_of_game(self, game_id: int) -> EventGameRow | None:
+        rows = await self._rows(
+            "SELECT event_id, match_id, game_index, game_id FROM event_games WHERE game_id = ?",
+            (game_id,))
+        return None if not rows else EventGameRow(int(rows[0][0]), str(rows[0][1]),
+                                                  int(rows[0][2]), int(rows[0][3]))
+
+    async def set_organiser_role(self, guild: str, role_id: str | None, now: float) -> None:
+        """The role whose members run events on the server; None: admins only."""
+        async with self._transaction() as db:
+            if role_id is None:
+                await db.execute("DELETE FROM organiser_roles WHERE guild_id = ?", (guild,))
+            else:
+                await db.execute(
+                    "INSERT INTO organiser_roles (guild_id, role_id, updated_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (guild_id) DO UPDATE SET role_id = excluded.role_id, "
+                    "updated_at = excluded.updated_at", (guild, role_id, now))
+
+    async def organiser_role(self, guild: str) -> str | None:
+        rows = await self._rows("SELECT role_id FROM organiser_roles WHERE guild_id = ?", (guild,))
+        return str(rows[0][0]) if rows else None
+
+    async def unrecorded_games(self, ended_since: float, limit: int = 100) -> list[int]:
+        """Games ended (played out or by resignations) since `ended_since`, seated by at
+        least two users and no imported seat, that have no recorded result."""
+        rows = await self._rows(
+            "SELECT g.id FROM games g WHERE g.status = 'finished' "
+            "AND g.outcome IN ('complete', 'resigned') AND g.updated_at >= ? "
+            "AND NOT EXISTS (SELECT 1 FROM game_results r WHERE r.game_id = g.id) "
+            "AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id IS NULL) "
+            "AND (SELECT count(*) FROM seats s WHERE s.game_id = g.id) >= 2 "
+            "ORDER BY g.updated_at, g.id LIMIT ?", (ended_since, limit))
+        return [int(r[0]) for r in rows]
+
+
+RESULT_COLUMNS = ("game_id, seat, guild_id, user_id, display_name, score, played_rank, rank, "
+                  "players, ending, rated, left_game, ended_at, expansions")
+HISTORY_COLUMNS = ("guild_id, game_id, user_id, pool, ended_at, rank, players, before_mu, "
+                   "before_sigma, after_mu, after_sigma, games")
+EVENT_COLUMNS = ("id, guild_id, channel_id, title, status, data, options, version, created_by, "
+                 "created_at, updated_at, series, season, division, reminded_round, "
+                 "announced_round, digest_at")
+
+
+def _result_row(row: Sequence[Any]) -> ResultRow:
+    (gid, seat, guild, user, name, score, played, rank, players, ending, rated, left, at,
+     expansions) = row
+    return ResultRow(int(gid), int(seat), str(guild), None if user is None else str(user),
+                     str(name), int(score), int(played), int(rank), int(players), str(ending),
+                     bool(rated), bool(left), float(at), tuple(json.loads(expansions)))
+
+
+def _event_row(row: Sequence[Any]) -> EventRow:
+    (eid, guild, channel, title, status, data, options, version, by, created, updated, series,
+     season, division, reminded, announced, digest) = row
+    return EventRow(int(eid), str(guild), str(channel), str(title), str(status),
+                    json.loads(data), json.loads(options), int(version), str(by),
+                    float(created), float(updated), str(series), int(season), int(division),
+                    int(reminded), int(announced), float(digest))

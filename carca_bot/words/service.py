@@ -25,7 +25,7 @@ from carca_bot.engine.moves import (
     SkipAbbey,
 )
 from carca_bot.i18n import N_, Domain
-from carca_bot.words import english
+from carca_bot.words import english, league
 from carca_bot.words.english import square
 
 _T = Domain("words")
@@ -542,6 +542,8 @@ SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
             "later",
             p["count"]).format(count=p["count"], limit=p["limit"]),
 }
+
+SERVICE_REFUSALS.update(league.REFUSALS)  # ratings and events: words/league.py
 
 
 def refusal(err: Refusal, names: Sequence[str] = ()) -> str:
