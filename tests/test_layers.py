@@ -31,7 +31,7 @@ ALLOWED: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "league": (frozenset({"engine"}), frozenset({"openskill"})),
     # words: the engine's codes in players' language; the front ends' text layer.
     "words": (frozenset({"engine", "i18n"}), frozenset()),
-    "service": (frozenset({"engine", "render", "store"}), frozenset()),
+    "service": (frozenset({"engine", "render", "store", "ai"}), frozenset()),
     # replay_html: the HTML replay page, built from the service's public history.
     "replay_html": (frozenset({"engine", "i18n", "render", "service"}), frozenset()),
     # bot: replay_html for the HTML replay attached to the last post and the export.

@@ -142,6 +142,7 @@ class InfoOps(ServiceCore):
         """
         now = self.clock() if now is None else now
         reports: list[TimerReport] = []
+        await self._resume_ai()
         for game_id in await self.store.overdue(now):
             late: list[SeatRow] = []
             what: list[str] = []
@@ -186,9 +187,12 @@ class InfoOps(ServiceCore):
                 return
             who = live.game.deciding
             assert who is not None
+            if live.ai_level(who) is not None:  # an AI is never late: its turn is under way
+                self._change(live, {"deadline": now + timer})
+                return
             late.append(live.seats[who])
             if live.options.auto_play:
-                self._auto(live, who, "played_for_late")
+                await self._stand_in(live, who, "played_for_late")
                 what.append("auto_played")
             else:
                 self._change(live, {"deadline": now + timer})
@@ -218,7 +222,7 @@ class InfoOps(ServiceCore):
                 live.notes.append(Note("expel_vote_open", {"name": seat.name}))
                 what.append("expel_vote")
             else:
-                self._auto(live, seat.seat, "played_for_late")
+                await self._stand_in(live, seat.seat, "played_for_late")
                 what.append("auto_played")
             return
         due = reminders_due(rules, state, vacations, now)
