@@ -35,6 +35,7 @@ class Recording:
     asked: list[Asked] = field(default_factory=list)
     gate: asyncio.Event | None = None  # when set up, every answer waits for it
     fail: bool = False
+    answers: list[tuple[Move, ...]] = field(default_factory=list)
 
     async def think(self, game: Game, level: str, tile: str | None, seed: int,
                     budget: Budget = Budget()) -> tuple[Move, ...]:
@@ -51,4 +52,6 @@ class Recording:
             raise RuntimeError("the AI broke")
         # Only the cheap levels here: the tests play many decisions.
         cheap = level if level in ("random", "greedy") else "greedy"
-        return plan_turn(cheap, position.game(), tile, random.Random(seed), budget)
+        plan = plan_turn(cheap, position.game(), tile, random.Random(seed), budget)
+        self.answers.append(plan)
+        return plan
