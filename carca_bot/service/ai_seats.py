@@ -104,7 +104,7 @@ class AiOps(LobbyOps):
         game's language); made unique among the seats as a person's is.
         """
         if level not in AI_LEVELS:
-            raise BadInput("unknown_ai_level", level=str(level)[:20], choices=AI_LEVELS)
+            raise BadInput("unknown_ai_level", name=str(level)[:20], choices=AI_LEVELS)
 
         async def body(live: Live) -> None:
             if not self._is_host(live, caller, is_admin):

@@ -103,7 +103,7 @@ class GameOptions:
                 raise BadInput(code)
         check_language(self.language)
         if self.ai_seconds is not None and not MIN_AI_SECONDS <= self.ai_seconds <= MAX_AI_SECONDS:
-            raise BadInput("bad_ai_seconds", least=MIN_AI_SECONDS, most=MAX_AI_SECONDS)
+            raise BadInput("bad_ai_seconds", seconds=MIN_AI_SECONDS, most=MAX_AI_SECONDS)
 
     def to_json(self) -> dict[str, Any]:
         return {

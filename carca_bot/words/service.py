@@ -542,11 +542,11 @@ SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
             "later",
             p["count"]).format(count=p["count"], limit=p["limit"]),
     # AI players and hints
-    "unknown_ai_level": lambda p: _("unknown AI level {level!r}: use {choices}").format(
-        level=p["level"], choices=", ".join(p["choices"])),
+    "unknown_ai_level": lambda p: _("unknown AI level {name!r}: use {choices}").format(
+        name=p["name"], choices=", ".join(p["choices"])),
     "bad_ai_seconds": lambda p: _(
-        "an AI may think from {least} to {most} seconds per move").format(
-        least=p["least"], most=p["most"]),
+        "an AI may think from {seconds} to {most} seconds per move").format(
+        seconds=p["seconds"], most=p["most"]),
     "only_host_adds_ai": lambda p: _("only the host can add AI players"),
     "only_host_removes_ai": lambda p: _("only the host can remove AI players"),
     "no_such_ai": lambda p: _("there is no AI player called {name} in this game").format(
