@@ -22,6 +22,7 @@ from discord import app_commands
 
 from carca_bot.bot import endgame, languages, text
 from carca_bot.bot.actions import Actions, last_action_by, public
+from carca_bot.bot.ai_commands import build_ai_group, build_hint_command
 from carca_bot.bot.buttons import ChoiceSelect, GameButton, final_row, is_ours, row_for
 from carca_bot.bot.commands import (
     build_group,
@@ -109,6 +110,8 @@ class CarcaBot(discord.Client):
         # pile are commands of their own.
         self.tree.add_command(build_history_command(self))
         self.tree.add_command(build_tiles_command(self))
+        self.tree.add_command(build_ai_group(self))
+        self.tree.add_command(build_hint_command(self))
 
     @property
     def service(self) -> GameService:

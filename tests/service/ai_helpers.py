@@ -7,7 +7,7 @@ import asyncio
 import random
 from dataclasses import dataclass, field
 
-from carca_bot.ai.players import Budget, plan_turn
+from carca_bot.ai.players import DEFAULT_BUDGET, Budget, plan_turn
 from carca_bot.ai.pool import Position
 from carca_bot.engine.game import Game, Phase
 from carca_bot.engine.moves import Move
@@ -38,7 +38,7 @@ class Recording:
     answers: list[tuple[Move, ...]] = field(default_factory=list)
 
     async def think(self, game: Game, level: str, tile: str | None, seed: int,
-                    budget: Budget = Budget()) -> tuple[Move, ...]:
+                    budget: Budget = DEFAULT_BUDGET) -> tuple[Move, ...]:
         position = Position.of(game)
         current = game.current
         tile_phase = game.phase is Phase.TILE
