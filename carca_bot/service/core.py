@@ -395,10 +395,11 @@ class ServiceCore:
             self._take_actions(live, None, carry_draw=carry, decided=False)
 
     def _auto(self, live: Live, player: int, why: str) -> None:
-        """Play the deciding player's move for them (resigned, or out of time); `why` is
-        the note's code (`played_for_resigned`, `played_for_late`).
+        """Play the deciding player's move for them plainly (`auto_move`); `why` is the
+        note's code (`played_for_resigned`, `played_for_late`).
 
-        The one place a move is chosen for a player: an AI will replace `auto_move` here.
+        A resigned player's turns are always played this way; a late player's with the
+        AI when there is one (`_stand_in`), and this way if it fails.
         """
         game = live.game
         assert game is not None

@@ -127,8 +127,13 @@ class InfoOps(ServiceCore):
         reminder), and lobbies too old to wait.
 
         A game with a per-decision `turn_timer`: with `auto_play` the service plays
-        that move for them (see `auto_move`); otherwise the deadline is pushed one
-        timer period on, so the front end reminds the player once per period.
+        that move for them (the AI's easy level if the service has the AI, else
+        `auto_move`: see `_stand_in`); otherwise the deadline is pushed one timer
+        period on, so the front end reminds the player once per period. An AI seat is
+        never late: its deadline just moves on.
+
+        First, the turns of AI seats that no task is playing (after a restart) start
+        again (`resume_ai_turns`).
 
         A clock game climbs its ladder (see `_clock_body`): reminders as each of the
         rules' shares of the time is left (at most one a day per user across all their
