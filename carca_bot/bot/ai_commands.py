@@ -17,6 +17,7 @@ from discord import app_commands
 from carca_bot.bot.actions import Actions, Reply, is_admin, where, who
 from carca_bot.bot.languages import game_language
 from carca_bot.bot.safe import plain, safe_name, sentence
+from carca_bot.engine.moves import Draw, Move
 from carca_bot.i18n import N_, Domain, speaking
 from carca_bot.service import AI_LEVELS, GameService, TurnView
 from carca_bot.words import say
@@ -67,6 +68,13 @@ def seat_name(level: str) -> str:
 def ai_seats(view: TurnView) -> list[str]:
     """The names of the AI seats still playing in the game."""
     return [s.name for s in view.seats if s.ai is not None and not s.resigned]
+
+
+def suggested(step: Move, names: list[str]) -> str:
+    """One step of a hint, as advice: the choice to draw is not "tile drawn" yet."""
+    if isinstance(step, Draw):
+        return _("draw a tile (rather than place your abbey)")
+    return sentence(say(step, names), names)
 
 
 def hints_used(view: TurnView) -> str:
@@ -155,7 +163,7 @@ def build_hint_command(bot: Bot) -> app_commands.Command[Any, ..., None]:
             hint = await bot.service.hint(place, user)
             view = await bot.service.status(place, user.id)
             names = [s.name for s in view.seats]
-            steps = "\n".join(f"• {sentence(say(step, names), names)}" for step in hint.steps)
+            steps = "\n".join(f"• {suggested(step, names)}" for step in hint.steps)
             head = _("The AI suggests (hints you have asked for in this game: {count}):"
                      ).format(count=hint.used)
             return Reply(f"{head}\n{steps}")

@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from carca_bot.bot.ai_commands import public_change_hook
+from carca_bot.bot.ai_commands import public_change_hook, suggested
 from carca_bot.engine.catalogue import tile_ids
 from carca_bot.engine.figures import FIGURES
-from carca_bot.i18n import PSEUDO
+from carca_bot.engine.moves import Draw, EndTurn
+from carca_bot.i18n import PSEUDO, speaking
 from carca_bot.i18n.pseudo import untranslated
 from carca_bot.service import GameOptions, User, model
 from tests.bot.conftest import ANA, BEN, BotHarness
@@ -175,3 +176,12 @@ async def test_a_solo_game_against_an_ai_to_the_end(h: BotHarness) -> None:
     ai_turns = [a for a in record["actions"] if a.get("by") == "AI (strong)"]
     assert len(ai_turns) > 20
     assert len(channel_posts) <= len(ai_turns)
+
+
+def test_a_hint_to_draw_reads_as_advice() -> None:
+    assert suggested(Draw(), []) == "draw a tile (rather than place your abbey)"
+    with speaking("es"):
+        assert suggested(Draw(), []) == "roba una loseta (en lugar de colocar tu abadía)"
+        assert suggested(EndTurn(), []) != "turn confirmed"  # the step's own words
+    with speaking(PSEUDO):
+        assert untranslated(suggested(Draw(), [])) == []

@@ -340,3 +340,25 @@ async def test_the_ai_gets_only_the_tile_drawn(db: Path, clock: Clock) -> None:
         assert choices, "the game never offered an AI the abbey first"
     finally:
         await service.close()
+
+
+async def test_the_game_chooses_how_long_its_ais_think(db: Path, clock: Clock) -> None:
+    with pytest.raises(BadInput) as bad:
+        GameOptions(ai_seconds=60)
+    assert bad.value.code == "bad_ai_seconds"
+    assert GameOptions.from_json(GameOptions(ai_seconds=0.3, hints=True).to_json()) == \
+        GameOptions(ai_seconds=0.3, hints=True)
+    assert (GameOptions.from_json({}).ai_seconds, GameOptions.from_json({}).hints) == (
+        None, False)  # options stored before AI players
+    thinker = Recording()
+    service = await ai_service(db, clock, thinker)
+    try:
+        await lobby_with_ais(service, ("strong",), GameOptions(seed=7, ai_seconds=0.3))
+        await service.start(HERE, ANA)
+        await service.wait_for_ai()
+        await play_random_move(service, HERE, ANA, random.Random(1))
+        await service.wait_for_ai()
+        assert thinker.asked and {(a.level, a.seconds) for a in thinker.asked} == {
+            ("strong", 0.3)}
+    finally:
+        await service.close()
