@@ -22,6 +22,7 @@ from discord import app_commands
 
 from carca_bot.bot import endgame, languages, league_commands, profile_commands, text
 from carca_bot.bot.actions import Actions, last_action_by, public
+from carca_bot.bot.ai_commands import build_ai_group, build_hint_command
 from carca_bot.bot.buttons import ChoiceSelect, GameButton, final_row, is_ours, row_for
 from carca_bot.bot.commands import (
     build_group,
@@ -112,6 +113,8 @@ class CarcaBot(discord.Client):
         self.tree.add_command(league_commands.build_event_group(self))
         self.tree.add_command(profile_commands.build_profile_command(self))
         self.tree.add_command(profile_commands.build_leaderboard_command(self))
+        self.tree.add_command(build_ai_group(self))
+        self.tree.add_command(build_hint_command(self))
 
     @property
     def service(self) -> GameService:

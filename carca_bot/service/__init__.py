@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from carca_bot import store
+from carca_bot.service.ai_play import AI_LEVELS, Thinks
+from carca_bot.service.ai_seats import AiOps, Hint
 from carca_bot.service.clock_ops import ClockOps, Vacation
 from carca_bot.service.clocks import ClockRules, QuietHours
 from carca_bot.service.errors import (
@@ -68,15 +70,22 @@ from carca_bot.store import Store
 from carca_bot.store.rows import GameRow  # front ends read rows through the service
 
 
-class GameService(ClockOps, PlayOps, InfoOps, PostOps, PrefsOps, LeagueOps):
+class GameService(AiOps, ClockOps, PlayOps, InfoOps, PostOps, PrefsOps, LeagueOps):
     """All operations; one instance per process and database file."""
 
     @classmethod
     async def open(cls, path: str | Path, clock: Callable[[], float] = time.time,
-                   synchronous: str = "FULL", limits: Limits = DEFAULT_LIMITS) -> GameService:
-        return cls(await Store.open(path, synchronous=synchronous), clock, limits)
+                   synchronous: str = "FULL", limits: Limits = DEFAULT_LIMITS,
+                   thinker: Thinks | None = None) -> GameService:
+        """`thinker`: the AI (`carca_bot.ai.pool.Thinker`), for AI seats, hints, and to
+        play for players out of time; without one, one is started for the first AI seat
+        or hint, and players out of time get the plainest move until then."""
+        service = cls(await Store.open(path, synchronous=synchronous), clock, limits)
+        service.thinker = thinker
+        return service
 
     async def close(self) -> None:
+        await self._stop_ai()
         self._workers.close()
         await self.store.close()
 
@@ -99,6 +108,7 @@ for _name, _operation in inspect.getmembers(GameService, inspect.iscoroutinefunc
 
 
 __all__ = [
+    "AI_LEVELS",
     "LANGUAGES",
     "Actor",
     "BadInput",
@@ -115,6 +125,7 @@ __all__ = [
     "GameRow",
     "GameService",
     "GameSummary",
+    "Hint",
     "IllegalMoveError",
     "LanguagePrefs",
     "LeaderEntry",

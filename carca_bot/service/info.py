@@ -127,8 +127,13 @@ class InfoOps(ServiceCore):
         reminder), and lobbies too old to wait.
 
         A game with a per-decision `turn_timer`: with `auto_play` the service plays
-        that move for them (see `auto_move`); otherwise the deadline is pushed one
-        timer period on, so the front end reminds the player once per period.
+        that move for them (the AI's easy level if the service has the AI, else
+        `auto_move`: see `_stand_in`); otherwise the deadline is pushed one timer
+        period on, so the front end reminds the player once per period. An AI seat is
+        never late: its deadline just moves on.
+
+        First, the turns of AI seats that no task is playing (after a restart) start
+        again (`resume_ai_turns`).
 
         A clock game climbs its ladder (see `_clock_body`): reminders as each of the
         rules' shares of the time is left (at most one a day per user across all their
@@ -142,6 +147,7 @@ class InfoOps(ServiceCore):
         """
         now = self.clock() if now is None else now
         reports: list[TimerReport] = []
+        await self._resume_ai()
         for game_id in await self.store.overdue(now):
             late: list[SeatRow] = []
             what: list[str] = []
@@ -186,9 +192,12 @@ class InfoOps(ServiceCore):
                 return
             who = live.game.deciding
             assert who is not None
+            if live.ai_level(who) is not None:  # an AI is never late: its turn is under way
+                self._change(live, {"deadline": now + timer})
+                return
             late.append(live.seats[who])
             if live.options.auto_play:
-                self._auto(live, who, "played_for_late")
+                await self._stand_in(live, who, "played_for_late")
                 what.append("auto_played")
             else:
                 self._change(live, {"deadline": now + timer})
@@ -218,7 +227,7 @@ class InfoOps(ServiceCore):
                 live.notes.append(Note("expel_vote_open", {"name": seat.name}))
                 what.append("expel_vote")
             else:
-                self._auto(live, seat.seat, "played_for_late")
+                await self._stand_in(live, seat.seat, "played_for_late")
                 what.append("auto_played")
             return
         due = reminders_due(rules, state, vacations, now)

@@ -21,6 +21,7 @@ from carca_bot.service.labels import FeatureLabel
 MAX_PLAYERS = 6
 ROTATIONS = (0, 90, 180, 270)
 MIN_TIMER = 60  # seconds
+MIN_AI_SECONDS, MAX_AI_SECONDS = 0.1, 10.0  # what an AI seat may be given to think
 # The languages a game or a preference may be set to: `carca_bot.i18n.LANGUAGES` (the
 # service speaks none of them itself; tests/service/test_language.py keeps them equal).
 LANGUAGES = ("en", "es")
@@ -78,6 +79,9 @@ class GameOptions:
     clock: ClockRules | None = None
     # A game that changes nobody's rating (games are rated by default: see ratings_ops).
     unrated: bool = False
+    hints: bool = False  # the player to act may ask the AI for a move (`GameService.hint`)
+    # Seconds an AI seat may think per decision; None: its level's default (`ai_play`).
+    ai_seconds: float | None = None
 
     def __post_init__(self) -> None:
         unknown = sorted(self.expansions - set(EXPANSIONS))
@@ -100,6 +104,8 @@ class GameOptions:
             if code is not None:
                 raise BadInput(code)
         check_language(self.language)
+        if self.ai_seconds is not None and not MIN_AI_SECONDS <= self.ai_seconds <= MAX_AI_SECONDS:
+            raise BadInput("bad_ai_seconds", seconds=MIN_AI_SECONDS, most=MAX_AI_SECONDS)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -116,6 +122,8 @@ class GameOptions:
             "language": self.language,
             "clock": None if self.clock is None else clock_json(self.clock),
             "unrated": self.unrated,
+            "hints": self.hints,
+            "ai_seconds": self.ai_seconds,
         }
 
     @classmethod
@@ -135,6 +143,8 @@ class GameOptions:
             language=str(data.get("language", DEFAULT_LANGUAGE)),  # none before languages
             clock=None if data.get("clock") is None else clock_rules(data["clock"]),
             unrated=bool(data.get("unrated", False)),
+            hints=bool(data.get("hints", False)),  # none before AI players
+            ai_seconds=None if data.get("ai_seconds") is None else float(data["ai_seconds"]),
         )
 
 
@@ -285,6 +295,8 @@ class SeatView:
     bank: float | None = None
     on_vacation: bool = False  # a clock game: the player's clock is paused for a vacation
     expelled: bool = False  # voted out (`resigned` is also true: they are out the same way)
+    ai: str | None = None  # the AI level playing this seat (`user_id` is then None)
+    hints: int = 0  # hints this player asked for in this game (`GameService.hint`)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ class SeatRow:
     colour: int
     resigned: bool = False
     exit_score: int | None = None  # the score when they left a running game; it stays
+    ai: str | None = None  # the AI level that plays this seat (then `user_id` is None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +92,18 @@ class ActionRow:
     user_id: str | None  # None: played by the service (auto-discard, timer, resigned seat)
     action: dict[str, Any]
     at: float
+
+
+@dataclass(frozen=True, slots=True)
+class HintRow:
+    """One hint a player asked for: when (log length `seq`, time `at`), and what it said."""
+
+    number: int  # 1, 2, ... within the game
+    seq: int
+    seat: int
+    user_id: str
+    at: float
+    steps: list[Any]  # the suggested steps, as the service stored them (JSON)
 
 
 @dataclass(frozen=True, slots=True)

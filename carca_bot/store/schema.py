@@ -262,7 +262,27 @@ V6 = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6)
+# Version 7: AI players (issue 17). A seat played by the AI has no user and names its
+# level in `ai_level` (NULL for a person's seat). Every hint a player asked for is kept
+# in `hints`: the game's log length when it was asked, the seat and user, and the steps
+# suggested (JSON), numbered per game; the game record has no place for hints.
+V7 = (
+    "ALTER TABLE seats ADD COLUMN ai_level TEXT",
+    """
+    CREATE TABLE hints (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        number  INTEGER NOT NULL,
+        seq     INTEGER NOT NULL,
+        seat    INTEGER NOT NULL,
+        user_id TEXT NOT NULL,
+        at      REAL NOT NULL,
+        steps   TEXT NOT NULL,
+        PRIMARY KEY (game_id, number)
+    )
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -36,6 +36,7 @@ from carca_bot.store.rows import (
     ActionRow,
     GameData,
     GameRow,
+    HintRow,
     PublicChange,
     PublicEvents,
     SeatRow,
@@ -91,15 +92,15 @@ def _dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-SEATS_OF_GAME = ("SELECT seat, user_id, display_name, colour, resigned, exit_score FROM seats "
-                 "WHERE game_id = ? ORDER BY seat")
+SEATS_OF_GAME = ("SELECT seat, user_id, display_name, colour, resigned, exit_score, ai_level "
+                 "FROM seats WHERE game_id = ? ORDER BY seat")
 ACTIONS_OF_GAME = "SELECT seq, user_id, action, at FROM actions WHERE game_id = ? ORDER BY seq"
 
 
 def game_data(game: Iterable[Any], seats: Iterable[Any], actions: Iterable[Any]) -> GameData:
     """A game from its rows: `games` (GAME_COLUMNS), SEATS_OF_GAME and ACTIONS_OF_GAME."""
     return GameData(_game_row(game),
-                    [SeatRow(s, u, n, c, bool(r), x) for s, u, n, c, r, x in seats],
+                    [SeatRow(s, u, n, c, bool(r), x, a) for s, u, n, c, r, x, a in seats],
                     [ActionRow(q, u, json.loads(a), t) for q, u, a, t in actions])
 
 
@@ -213,9 +214,9 @@ class Store:
                             seats: Iterable[SeatRow]) -> None:
         await db.executemany(
             "INSERT INTO seats (game_id, seat, user_id, display_name, colour, resigned, "
-            "exit_score) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, s.seat, s.user_id, s.name, s.colour, int(s.resigned), s.exit_score)
-             for s in seats])
+            "exit_score, ai_level) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, s.seat, s.user_id, s.name, s.colour, int(s.resigned), s.exit_score,
+              s.ai) for s in seats])
 
     async def _insert_game(self, db: aiosqlite.Connection, guild: str, channel: str,
                            status: str, host: str, options: Mapping[str, Any],
@@ -749,6 +750,37 @@ class Store:
             "AND (SELECT count(*) FROM seats s WHERE s.game_id = g.id) >= 2 "
             "ORDER BY g.updated_at, g.id LIMIT ?", (ended_since, limit))
         return [int(r[0]) for r in rows]
+
+
+    # -- AI players and hints (schema version 6) ---------------------------------
+
+    async def ai_games(self) -> list[int]:
+        """Running games with a seat the AI plays (to resume their turns after a restart)."""
+        rows = await self._rows(
+            "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+            "WHERE g.status = 'active' AND s.ai_level IS NOT NULL ORDER BY g.id")
+        return [int(r[0]) for r in rows]
+
+    async def add_hint(self, game_id: int, seq: int, seat: int, user_id: str, at: float,
+                       steps: list[Any]) -> int:
+        """Keep one hint; returns its number within the game (1 for the first)."""
+        async with self._transaction() as db:
+            rows = list(await db.execute_fetchall(
+                "SELECT coalesce(max(number), 0) FROM hints WHERE game_id = ?", (game_id,)))
+            number = int(rows[0][0]) + 1
+            await db.execute(
+                "INSERT INTO hints (game_id, number, seq, seat, user_id, at, steps) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, number, seq, seat, user_id, at, _dumps(steps)))
+        return number
+
+    async def hints(self, game_id: int) -> list[HintRow]:
+        """Every hint of the game, oldest first."""
+        rows = await self._rows(
+            "SELECT number, seq, seat, user_id, at, steps FROM hints WHERE game_id = ? "
+            "ORDER BY number", (game_id,))
+        return [HintRow(int(n), int(q), int(s), str(u), float(a), json.loads(t))
+                for n, q, s, u, a, t in rows]
 
 
 RESULT_COLUMNS = ("game_id, seat, guild_id, user_id, display_name, score, played_rank, rank, "

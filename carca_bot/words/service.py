@@ -541,6 +541,19 @@ SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
         "you imported {count} records in the last hour (the limit is {limit}): try again "
             "later",
             p["count"]).format(count=p["count"], limit=p["limit"]),
+    # AI players and hints
+    "unknown_ai_level": lambda p: _("unknown AI level {name!r}: use {choices}").format(
+        name=p["name"], choices=", ".join(p["choices"])),
+    "bad_ai_seconds": lambda p: _(
+        "an AI may think from {seconds} to {most} seconds per move").format(
+        seconds=p["seconds"], most=p["most"]),
+    "only_host_adds_ai": lambda p: _("only the host can add AI players"),
+    "only_host_removes_ai": lambda p: _("only the host can remove AI players"),
+    "no_such_ai": lambda p: _("there is no AI player called {name} in this game").format(
+        name=p["name"]),
+    "hints_off": lambda p: _("hints are off in this game (the host chooses them when "
+                             "creating it)"),
+    "hint_failed": lambda p: _("the AI could not find a hint just now: try again"),
 }
 
 SERVICE_REFUSALS.update(league.REFUSALS)  # ratings and events: words/league.py
