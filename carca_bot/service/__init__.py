@@ -55,11 +55,12 @@ from carca_bot.service.model import (
 from carca_bot.service.play import PlayOps
 from carca_bot.service.posts import CatchUp, PendingPost, PostOps
 from carca_bot.service.prefs import PrefsOps
+from carca_bot.service.takeback import TakebackOps, TakebackView
 from carca_bot.store import Store
 from carca_bot.store.rows import GameRow  # front ends read rows through the service
 
 
-class GameService(ClockOps, PlayOps, InfoOps, PostOps, PrefsOps):
+class GameService(TakebackOps, ClockOps, PlayOps, InfoOps, PostOps, PrefsOps):
     """All operations; one instance per process and database file."""
 
     @classmethod
@@ -118,6 +119,7 @@ __all__ = [
     "SavedNotShown",
     "SeatView",
     "ServiceError",
+    "TakebackView",
     "TimerReport",
     "Told",
     "TurnOrder",

@@ -54,7 +54,8 @@ class ClockOps(LobbyOps):
             if 2 * len(votes) <= others:
                 self._change(live, self._clock_columns(live, replace(state, vote=votes)))
                 return
-            expelled = replace(state, vote=None, expelled=(*state.expelled, seat.seat))
+            expelled = replace(state, vote=None, vote_at=None,
+                               expelled=(*state.expelled, seat.seat))
             self._change(live, {"clock": expelled.to_json()})
             self._resign(live, seat, Note("expelled", {"name": seat.name}))
 

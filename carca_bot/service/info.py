@@ -208,13 +208,22 @@ class InfoOps(ServiceCore):
         seat = live.seats[state.seat]
         vacations = live.vacations_of(state.seat)
         end = live.row.deadline
+        if state.vote is not None:  # the alarm is the vote's close: nobody expelled them
+            late.append(seat)
+            self._change(live, self._clock_columns(live, replace(state, vote=None,
+                                                                 vote_at=None)))
+            live.notes.append(Note("expel_vote_closed", {"name": seat.name}))
+            self._auto(live, seat.seat, "played_for_late")
+            what.append("auto_played")
+            return
         if end is not None and end <= now:
             late.append(seat)
             if rules.on_timeout == "skip":
                 self._skip(live, seat.seat)
                 what.append("skipped")
             elif rules.on_timeout == "vote" and len(live.seats) > 1:
-                self._change(live, self._clock_columns(live, replace(state, vote=())))
+                self._change(live, self._clock_columns(live, replace(state, vote=(),
+                                                                     vote_at=now)))
                 live.notes.append(Note("expel_vote_open", {"name": seat.name}))
                 what.append("expel_vote")
             else:

@@ -8,6 +8,7 @@ from carca_bot.store.rows import (
     PublicChange,
     PublicEvents,
     SeatRow,
+    TakebackRow,
     Unposted,
     Usage,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "SeatRow",
     "Store",
     "StoreError",
+    "TakebackRow",
     "Unavailable",
     "Unposted",
     "Usage",

@@ -160,7 +160,33 @@ V5 = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5)
+# Version 6: take-back votes (issue 15). After confirming a move, its player may ask to
+# take it back; every other player still in must accept. One row per move asked about
+# (the log index `seq` of the move), kept after it is decided: `state` is open,
+# accepted, refused, withdrawn or closed (the game moved on). `upto` is the log length
+# when it was asked (only automatic actions followed the move), `accepted` the JSON list
+# of the seats that accepted, and `answers` counts the writes to the row, so two
+# processes answering at once cannot both win (a write names the count it read).
+V6 = (
+    """
+    CREATE TABLE takebacks (
+        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq       INTEGER NOT NULL,
+        upto      INTEGER NOT NULL,
+        proposer  TEXT NOT NULL,
+        seat      INTEGER NOT NULL,
+        accepted  TEXT NOT NULL,
+        state     TEXT NOT NULL
+                  CHECK (state IN ('open', 'accepted', 'refused', 'withdrawn', 'closed')),
+        answers   INTEGER NOT NULL DEFAULT 0,
+        opened_at REAL NOT NULL,
+        closed_at REAL,
+        PRIMARY KEY (game_id, seq)
+    )
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
