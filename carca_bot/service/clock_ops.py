@@ -100,6 +100,13 @@ class ClockOps(LobbyOps):
         await self._retime(games, user_id)
         return Vacation(now, now, tuple(games))
 
+    async def vacations_of(self, user_id: str, now: float | None = None
+                           ) -> list[tuple[float, float]]:
+        """The user's vacations under way or planned (start, end), soonest first."""
+        now = self.clock() if now is None else now
+        taken = (await self.store.vacations([user_id]))[user_id]
+        return [(s, e) for s, e in taken if e > now]
+
     async def _retime(self, games: list[int], user_id: str) -> None:
         """Work the deadlines out again where it is the user's turn (vacations changed)."""
         for game_id in games:

@@ -72,8 +72,18 @@ class InfoOps(ServiceCore):
                     waiting_for=None if who is None else live.seats[who].name,
                     your_turn=who is not None and live.seats[who].user_id == user_id,
                     updated_at=live.row.updated_at,
-                    deadline=live.row.deadline if live.row.status == "active" else None))
+                    deadline=live.row.deadline if live.row.status == "active" else None,
+                    bank=self._bank_of(live, user_id)))
         return summaries
+
+    def _bank_of(self, live: Live, user_id: str) -> float | None:
+        """The user's bank in a running clock game, as it stands now."""
+        rules, state, seat = live.options.clock, self._clock_state(live), live.seat_of(user_id)
+        if rules is None or state is None or seat is None or live.row.status != "active":
+            return None
+        if seat.seat >= len(state.banks):
+            return None
+        return bank_now(rules, state, seat.seat, live.vacations_of(seat.seat), self.clock())
 
     async def export(self, where: Where, game_id: int | None = None) -> dict[str, Any]:
         """The game as a carca-record/1 object: confirmed actions only.

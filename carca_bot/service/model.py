@@ -331,6 +331,7 @@ class ExpelVote:
     target: str
     voters: tuple[str, ...]
     needed: int
+    closes: float | None = None  # when it closes unexpelled (their turn is then played)
 
 
 def ranked(seats: Iterable[SeatView]) -> tuple[SeatView, ...]:
@@ -372,6 +373,8 @@ class GameSummary:
     your_turn: bool
     updated_at: float
     deadline: float | None = None  # when the player to act runs out of time
+    # A clock game: the user's own bank now (running down if it is their turn).
+    bank: float | None = None
 
 
 @dataclass(frozen=True)
