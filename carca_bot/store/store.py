@@ -530,8 +530,10 @@ class Store:
 
     async def open_takeback(self, game_id: int, seq: int, upto: int, proposer: str,
                             seat: int, now: float) -> None:
-        """Ask to take back move `seq`; once per move, unless the ask was withdrawn.
-        Conflict if it was asked already (a double click, or a race)."""
+        """Ask to take back move `seq`. A move refused, or being voted on, is not asked
+        about again (Conflict: a double click, or a race); one withdrawn may be, and so
+        may a new move at the same place in the log (the old one was taken back, or the
+        log moved on and came back)."""
         async with self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO takebacks (game_id, seq, upto, proposer, seat, accepted, state, "
@@ -539,7 +541,7 @@ class Store:
                 "ON CONFLICT (game_id, seq) DO UPDATE SET upto = excluded.upto, "
                 "accepted = '[]', state = 'open', answers = takebacks.answers + 1, "
                 "opened_at = excluded.opened_at, closed_at = NULL "
-                "WHERE takebacks.state = 'withdrawn'",
+                "WHERE takebacks.state IN ('withdrawn', 'accepted', 'closed')",
                 (game_id, seq, upto, proposer, seat, now))
             if cursor.rowcount != 1:
                 raise Conflict(f"game {game_id}: move {seq} was already asked about")

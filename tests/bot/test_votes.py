@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from carca_bot.bot.votes import post_vote
+from carca_bot.i18n import PSEUDO
 from carca_bot.service import GameOptions, User, Where
 from carca_bot.service.clocks import DAY, HOUR
 from carca_bot.service.model import clock_rules
 from tests.bot.conftest import ANA, BEN, CY, BotHarness, start_bot
 from tests.bot.fake_discord import APP_ID, GUILD_ID, Interactions, Request
 from tests.bot.outgoing import assert_clean
+from tests.bot.spoken import shown
 from tests.bot.test_lobby import (
     assert_private_refusal,
     assert_public_reply,
@@ -19,11 +21,13 @@ from tests.bot.test_lobby import (
     followups,
     lobby,
 )
+from tests.bot.test_pseudo_locale import leaks, pseudo_bot
 from tests.bot.test_turns import place_of
 from tests.service.helpers import Clock
 
 Player = tuple[int, str]
 PLAYERS = {str(p[0]): p for p in (ANA, BEN, CY)}
+__all__ = ["pseudo_bot"]  # the pseudo-locale fixture, used below
 DEE = (100000000000000004, "Dee")
 
 
@@ -171,11 +175,11 @@ async def test_a_restart_in_the_middle_of_the_vote(harness: BotHarness) -> None:
 VOTE = {"bank": HOUR, "increment": HOUR, "cap": 2 * HOUR, "on_timeout": "vote"}
 
 
-async def expel_game(h: BotHarness, clock: Clock) -> Player:
+async def expel_game(h: BotHarness, clock: Clock, language: str = "en") -> Player:
     """A 3-player clock game whose player to act ran out of time: returns them."""
     h.bot.service.clock = clock
-    await h.bot.service.create(place_of(h), user(ANA),
-                               GameOptions(seed=4, clock=clock_rules(VOTE)))
+    await h.bot.service.create(place_of(h), user(ANA), GameOptions(
+        seed=4, clock=clock_rules(VOTE), language=language))
     for p in (BEN, CY):
         await h.bot.service.join(place_of(h), user(p))
     await h.bot.service.start(place_of(h), user(ANA))
@@ -186,7 +190,8 @@ async def expel_game(h: BotHarness, clock: Clock) -> Player:
     start = len(h.fake.requests)
     await post_vote(h.bot, report)
     (posted,) = [r for r in h.fake.since(start) if r.method == "POST"]
-    assert f"ran out of time in game #{report.game_id}" in posted.json["content"]
+    assert language != "en" or (f"ran out of time in game #{report.game_id}"
+                                in posted.json["content"])
     assert custom_ids(posted) == [f"carcv:expel:{report.game_id}:{late[0]}"]
     voters = {str(p[0]) for p in (ANA, BEN, CY) if p != late}
     assert {str(u) for u in posted.json["allowed_mentions"]["users"]} == voters
@@ -344,3 +349,60 @@ async def test_a_custom_clock(harness: BotHarness) -> None:
     clock = view.options.clock
     assert clock is not None and (clock.bank, clock.increment, clock.cap) == (
         10 * HOUR, 10 * HOUR, 30 * HOUR)
+
+
+# -- every new message in the pseudo-locale, and in Spanish -------------------------------
+
+
+async def test_every_new_message_is_translated(pseudo_bot: BotHarness) -> None:
+    h, clock = pseudo_bot, Clock()
+    zones = await h.autocomplete(ANA, "create", "time_zone", time_zone="")
+    assert zones[0]["name"] == "UTC"  # data: IANA names are not translated
+    start = len(h.fake.requests)
+    for options in ({"clock": "normal", "quiet_start": 23}, {"out_of_time": "vote"},
+                    {"clock": "normal", "time_zone": "Mars/Olympus"},
+                    {"bank_hours": 10, "cap_hours": 5}, {"bank_hours": 3, "increment_hours": 0},
+                    {"clock": "fast", "timer_hours": 2}):
+        await h.command(ANA, "create", **options)
+    await h.bot.service.cancel(place_of(h), user(ANA), True)
+    await h.command(ANA, "/carc-away")
+    await h.command(ANA, "/carc-away", action="start", days=2)
+    late = await expel_game(h, clock, PSEUDO)
+    game = (await h.bot.service.status(place_of(h))).game_id
+    await h.command(ANA, "status")
+    await h.command(ANA, "games")
+    await h.command(late, "/carc-away", action="start", days=2)
+    await h.command(late, "/carc-away")
+    await h.command(late, "/carc-away", action="end")
+    first, second = [p for p in (ANA, BEN, CY) if p != late]
+    await h.click(DEE, f"carcv:expel:{game}:{late[0]}")
+    await h.click(first, f"carcv:expel:{game}:{late[0]}")
+    await h.click(second, f"carcv:expel:{game}:{late[0]}")
+    mover = await move(h)
+    _, ids = await ask(h, mover)
+    voter = next(p for p in (first, second) if p != mover)
+    await h.click(voter, ids["yes"])
+    await h.click(voter, ids["yes"])
+    await h.click(mover, ids["drop"])
+    mover = await move(h)
+    _, ids = await ask(h, mover)
+    voter = next(p for p in (first, second) if p != mover)
+    await h.click(voter, ids["no"])
+    await h.command(mover, "/carc-takeback")
+    await h.click(BEN, f"carcv:games:1:{ANA[0]}")
+    sent = h.fake.since(start)
+    assert leaks(sent) == []
+    assert len(shown(sent)) > 30
+
+
+async def test_the_vote_in_spanish(harness: BotHarness) -> None:
+    h = harness
+    await lobby(h, BEN, CY, language="es")
+    await h.command(ANA, "start")
+    mover = await move(h)
+    post, ids = await ask(h, mover)
+    assert "pide retirar su última jugada en la partida n.º" in post.content
+    voters = [p for p in (ANA, BEN, CY) if p != mover]
+    await h.click(voters[0], ids["yes"])
+    (edit,) = edits(await h.click(voters[1], ids["yes"]))
+    assert "Se retiró la jugada de" in edit.json["content"]

@@ -93,6 +93,9 @@ async def test_an_accepted_take_back_leaves_the_game_as_if_never_played(
     assert again.moves == after.moves
     with pytest.raises(NotNow, match="takeback_decided"):
         await service.answer_takeback(HERE, first, True, asked.seq)
+    # the move made instead is a new one: it may be asked about in its turn
+    second_ask = await service.propose_takeback(HERE, mover)
+    assert (second_ask.seq, second_ask.state, second_ask.accepted) == (asked.seq, "open", ())
 
 
 async def test_the_record_after_a_take_back_equals_a_game_never_taken_back(
