@@ -144,7 +144,9 @@ class InfoOps(ServiceCore):
         rules' shares of the time is left (at most one a day per user across all their
         games), then at the deadline the rules' `on_timeout`: the turn played for them
         (reason "auto_played"), skipped ("skipped"), or a vote to expel opened
-        ("expel_vote"). Every step is stored before it is reported, and the alarm
+        ("expel_vote"; one not carried within a day, or one increment if longer, closes
+        and the turn is played: "auto_played"). Every step is stored before it is
+        reported, and the alarm
         moves past it, so nothing fires twice, even across a restart.
 
         A lobby not started within `Limits.lobby_lifetime` is cancelled. A game that

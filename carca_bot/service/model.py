@@ -393,6 +393,9 @@ class TimerReport:
     play, their unconfirmed steps dropped: note `skipped_for_late`; `auto_played` is
     true as a move was made) or "expel_vote" (a vote to expel them is open:
     `view.expel_vote`, note `expel_vote_open`; the others answer with `vote_expel`).
+    A vote not carried by `ExpelVote.closes` (a day after it opened, or one increment
+    if longer) closes: note `expel_vote_closed`, their turn is played for them, reason
+    "auto_played".
 
     And "lobby_expired" (a lobby not started in time was cancelled; `user_id` and
     `name` are its host). All data: `view.events` holds the notes (`time_up`,

@@ -21,7 +21,22 @@ from carca_bot.service import (
 )
 from carca_bot.service.clocks import DAY, HOUR, ClockRules
 from carca_bot.service.model import clock_rules
-from tests.service.helpers import ANA, BEN, CY, DEE, HERE, Clock, said, started, who
+from tests.service.helpers import (
+    AM,
+    ANA,
+    BEN,
+    CY,
+    DEE,
+    HERE,
+    HOLE,
+    RING,
+    Clock,
+    play_ring,
+    rig,
+    said,
+    started,
+    who,
+)
 
 PLAYERS = (ANA, BEN, CY)
 
@@ -324,3 +339,45 @@ async def test_a_rebuilt_game_shows_vacations_as_the_running_one_does(
         assert {s.user_id: s.on_vacation for s in summary.seats} == seats
     finally:
         await service.close()
+
+
+async def _at_the_abbey_choice(service: GameService,
+                               monkeypatch: pytest.MonkeyPatch) -> tuple[User, User]:
+    """A 2-player game where the player to act may place their abbey in a hole or draw."""
+    rig(monkeypatch, [*(t for t, _, _ in RING), "U", "U"])
+    view = await play_ring(service, await started(service, options=GameOptions(
+        expansions=AM, seed=1)))
+    assert view.must == "choose"
+    player = who(view)
+    return player, next(u for u in (ANA, BEN) if u != player)
+
+
+async def test_a_player_who_drew_rather_than_place_the_abbey_places_the_same_tile_again(
+        service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """They saw the tile: taking the move back gives them the tile again, not the choice
+    (the draw cannot be taken back, as in an unconfirmed turn)."""
+    player, opponent = await _at_the_abbey_choice(service, monkeypatch)
+    record = await service.export(HERE)
+    await service.draw(HERE, player)
+    x, y, rot = (await service.legal_moves(HERE, player)).placements[0]
+    await service.place(HERE, player, x, y, rot, confirm=True)
+    asked = await service.propose_takeback(HERE, player)
+    done = await service.answer_takeback(HERE, opponent, True, asked.seq)
+    assert done.view is not None
+    assert (who(done.view), done.view.must, done.view.tile) == (player, "place", "U")
+    with pytest.raises(NotNow, match="drew_place_it"):
+        await service.place_abbey(HERE, player, *HOLE)
+    assert await service.export(HERE) == record
+
+
+async def test_a_player_who_placed_the_abbey_gets_the_choice_again(
+        service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    player, opponent = await _at_the_abbey_choice(service, monkeypatch)
+    record = await service.export(HERE)
+    await service.place_abbey(HERE, player, *HOLE)
+    await service.confirm(HERE, player)
+    asked = await service.propose_takeback(HERE, player)
+    assert asked.figures == ((player.name, "abbey", 1),)  # the abbey goes back to them
+    done = await service.answer_takeback(HERE, opponent, True, asked.seq)
+    assert done.view is not None and (who(done.view), done.view.must) == (player, "choose")
+    assert await service.export(HERE) == record
