@@ -11,6 +11,7 @@ service, under the game's lock (a double click or a stale button cannot count tw
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
@@ -19,11 +20,19 @@ from discord import app_commands
 from carca_bot.bot import text, vocab
 from carca_bot.bot.actions import Reply, in_language, public, where, who
 from carca_bot.bot.refused import Refused
-from carca_bot.bot.safe import pinging, plain, safe_name
+from carca_bot.bot.safe import NO_PINGS, pinging, plain, safe_name
 from carca_bot.bot.vote_ids import VoteButton, handles, is_vote_id
 from carca_bot.i18n import Domain
-from carca_bot.service import NotNow, TakebackView, TimerReport, TurnView
+from carca_bot.service import (
+    NotNow,
+    TakebackView,
+    TimerReport,
+    TurnView,
+    VoteMessage,
+    Where,
+)
 
+log = logging.getLogger("carca_bot.votes")
 _T = Domain("bot")
 _ = _T.gettext
 ngettext = _T.ngettext
@@ -67,16 +76,39 @@ async def _expel_clicked(interaction: Interaction, action: str, game_id: int,
 
 
 async def ask(bot: Any, interaction: Interaction, game_id: int | None) -> Reply:
-    """Open the vote (a new public message, pinging the players who must answer)."""
+    """Open the vote: a new public message in the game's channel, pinging the players who
+    must answer, remembered so it can be closed once the game moves on. The asker is
+    told privately."""
     place = (where(interaction) if game_id is None
              else await bot.actions.place_of(interaction, game_id))
-    asked: TakebackView = await bot.service.propose_takeback(place, who(interaction))
+    user = who(interaction)
+    asked: TakebackView = await bot.service.propose_takeback(place, user)
     view = asked.view or await bot.service.status(place, None, asked.game_id)
+    pings = [u for u, _ in asked.voters if u.isdigit()]
     with public(view):
-        reply = in_language(Reply(takeback_text(asked, view), public=True,
-                                  components=takeback_row(asked),
-                                  pings=[u for u, _ in asked.voters if u.isdigit()]))
-    return reply
+        content, row = takeback_text(asked, view), takeback_row(asked)
+    try:
+        message = await _post(bot, view, content, row, pings)
+    except discord.HTTPException:
+        if not asked.decided:  # nobody could answer it: it never was
+            await bot.service.withdraw_takeback(place, user, asked.seq)
+        raise Refused(_("I could not post the vote in the channel just now, so nothing was "
+                        "asked: try again in a moment")) from None
+    if not asked.decided:
+        await bot.service.note_vote_message(asked.game_id, "takeback", str(asked.seq),
+                                            view.where.channel, str(message.id))
+        return Reply(_("Asked: the other players vote on it in the channel."))
+    return Reply(_("Done: nobody else had to agree."))
+
+
+async def _post(bot: Any, view: TurnView, content: str, row: discord.ui.View | None,
+                pings: list[str]) -> discord.Message:
+    channel = bot.get_partial_messageable(int(view.where.channel))
+    kwargs: dict[str, Any] = {"allowed_mentions": pinging(*pings)}
+    if row is not None:
+        kwargs["view"] = row
+    message: discord.Message = await channel.send(text.clip(content), **kwargs)
+    return message
 
 
 async def answer(bot: Any, interaction: Interaction, action: str, game_id: int,
@@ -97,6 +129,8 @@ async def answer(bot: Any, interaction: Interaction, action: str, game_id: int,
             raise
         voted = found  # decided meanwhile: the message shows how, and loses its buttons
     view = voted.view or await service.status(place, None, game_id)
+    if voted.decided:
+        await service.forget_vote_message(VoteMessage(game_id, "takeback", str(seq), "", ""))
     with public(view):
         return in_language(Reply(takeback_text(voted, view), edit=True,
                                  components=takeback_row(voted) or discord.ui.View()))
@@ -230,6 +264,9 @@ async def expel(bot: Any, interaction: Interaction, game_id: int, target_id: str
         view = before  # closed meanwhile: the message shows how, and loses its button
     else:
         view = await bot.service.vote_expel(place, user, target_id)
+    if view.expel_vote is None or view.expel_vote.target_id != target_id:
+        await bot.service.forget_vote_message(VoteMessage(game_id, "expel", target_id, "",
+                                                          ""))
     with public(view):
         return in_language(Reply(expel_text(view, target), edit=True,
                                  components=expel_row(view) or discord.ui.View()))
@@ -237,23 +274,65 @@ async def expel(bot: Any, interaction: Interaction, game_id: int, target_id: str
 
 async def post_vote(bot: Any, report: TimerReport) -> None:
     """The expel vote's message, for a timer report with reason "expel_vote": posted in
-    the game's channel, pinging the players who may vote (not the late one)."""
+    the game's channel, pinging the players who may vote (not the late one), and
+    remembered so `settle_votes` can close it. Discord refusing it is left to the caller
+    (the vote stays open; a vote may also be cast by anyone with the button of a later
+    post)."""
     view = report.view
-    if view.expel_vote is None:
+    vote = view.expel_vote
+    if vote is None or vote.target_id is None:
         return
     voters = [s.user_id for s in view.seats
               if s.user_id and s.user_id != report.user_id and not s.resigned]
     with public(view):
-        content = expel_text(view, view.expel_vote.target)
+        content = expel_text(view, vote.target)
         row = expel_row(view)
-    channel = bot.get_partial_messageable(int(view.where.channel))
-    kwargs: dict[str, Any] = {"allowed_mentions": pinging(*voters)}
-    if row is not None:
-        kwargs["view"] = row
     mentions = " ".join(f"<@{u}>" for u in voters if u.isdigit())
-    await channel.send(text.clip(f"{content}\n{mentions}" if mentions else content),
-                       **kwargs)
+    message = await _post(bot, view, f"{content}\n{mentions}" if mentions else content, row,
+                          voters)
+    await bot.service.note_vote_message(view.game_id, "expel", vote.target_id,
+                                        view.where.channel, str(message.id))
+
+
+async def settle_votes(bot: Any, game_id: int) -> int:
+    """Close the game's vote messages whose vote is over (decided, or overtaken by a
+    move, or out of time): their words say how, their buttons go. Returns how many were
+    closed. Cheap when there are none; call it after each public change of a game."""
+    closed = 0
+    service = bot.service
+    messages = await service.vote_messages(game_id)
+    if not messages:
+        return 0
+    view: TurnView = await service.status(Where("", ""), None, game_id)  # by its number
+    for message in messages:
+        if message.kind == "takeback":
+            asked = await service.takeback_of(game_id, int(message.ref))
+            if asked is not None and not asked.decided:
+                continue
+            with public(view):
+                content = (takeback_text(asked, view) if asked is not None else
+                           _("This vote is over."))
+        else:
+            vote = view.expel_vote
+            if vote is not None and vote.target_id == message.ref:
+                continue
+            target = next((s.name for s in view.seats if s.user_id == message.ref), "?")
+            with public(view):
+                content = expel_text(view, target)
+        try:
+            await bot.get_partial_messageable(int(message.channel_id)).get_partial_message(
+                int(message.message_id)).edit(content=text.clip(content), view=None,
+                                              allowed_mentions=NO_PINGS)
+        except discord.NotFound:
+            pass  # deleted: nothing left to close
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not close a vote message (HTTP %s)", game_id,
+                        exc.status)
+            continue
+        await service.forget_vote_message(message)
+        closed += 1
+    return closed
 
 
 __all__ = ["VoteButton", "ask_button", "build_takeback_command", "is_vote_id",
-           "post_vote", "takeback_text"]
+           "post_vote", "settle_votes", "takeback_text"]

@@ -55,7 +55,7 @@ from carca_bot.service.model import (
 from carca_bot.service.play import PlayOps
 from carca_bot.service.posts import CatchUp, PendingPost, PostOps
 from carca_bot.service.prefs import PrefsOps
-from carca_bot.service.takeback import TakebackOps, TakebackView
+from carca_bot.service.takeback import TakebackOps, TakebackView, VoteMessage
 from carca_bot.store import Store
 from carca_bot.store.rows import GameRow  # front ends read rows through the service
 
@@ -127,5 +127,6 @@ __all__ = [
     "Unavailable",
     "User",
     "Vacation",
+    "VoteMessage",
     "Where",
 ]

@@ -31,6 +31,18 @@ from carca_bot.service.timing import ClockState
 from carca_bot.store import Conflict, PublicChange, TakebackRow
 
 OPEN = "open"
+VOTE_KINDS = ("takeback", "expel")
+
+
+@dataclass(frozen=True)
+class VoteMessage:
+    """A message a front end posted for a vote, remembered until the vote is closed."""
+
+    game_id: int
+    kind: str  # takeback or expel
+    ref: str  # the move's log index, or the target's user id
+    channel_id: str
+    message_id: str
 
 
 @dataclass(frozen=True)
@@ -287,3 +299,20 @@ class TakebackOps(ServiceCore):
         view = self._view(fresh, row.proposer, [note])
         names = tuple(fresh.seats[s].name for s in accepted if s < len(fresh.seats))
         return replace(shown, state="accepted", accepted=names, view=view)
+
+    # -- the front end's vote messages ----------------------------------------------
+
+    async def note_vote_message(self, game_id: int, kind: str, ref: str, channel_id: str,
+                                message_id: str) -> None:
+        """Remember the message a front end posted for an open vote ("takeback" with the
+        move's log index, "expel" with the target's user id), to close it later."""
+        if kind not in VOTE_KINDS:
+            raise ValueError(f"unknown vote kind {kind!r}")
+        await self.store.add_vote_message(game_id, kind, ref, channel_id, message_id)
+
+    async def vote_messages(self, game_id: int) -> list[VoteMessage]:
+        return [VoteMessage(game_id, *row) for row in await self.store.vote_messages(game_id)]
+
+    async def forget_vote_message(self, message: VoteMessage) -> None:
+        """The message was closed (or is gone): stop remembering it."""
+        await self.store.forget_vote_message(message.game_id, message.kind, message.ref)

@@ -184,6 +184,19 @@ V6 = (
         PRIMARY KEY (game_id, seq)
     )
     """,
+    # The messages the front end posted for open votes (a take-back: `ref` is the move's
+    # log index; an expulsion: the target's user id), so it can close them (remove
+    # their buttons) once the game has moved on, even after a restart.
+    """
+    CREATE TABLE vote_messages (
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind       TEXT NOT NULL CHECK (kind IN ('takeback', 'expel')),
+        ref        TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        PRIMARY KEY (game_id, kind, ref)
+    )
+    """,
 )
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6)

@@ -580,3 +580,26 @@ class Store:
                              (version + 1, game_id))
             await self._insert_public(db, game_id, version + 1, public, now)
         return version + 1
+
+    async def add_vote_message(self, game_id: int, kind: str, ref: str, channel_id: str,
+                               message_id: str) -> None:
+        """Remember the message showing an open vote (the newest one wins)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO vote_messages (game_id, kind, ref, channel_id, message_id) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind, ref) DO UPDATE SET "
+                "channel_id = excluded.channel_id, message_id = excluded.message_id",
+                (game_id, kind, ref, channel_id, message_id))
+
+    async def vote_messages(self, game_id: int) -> list[tuple[str, str, str, str]]:
+        """The game's remembered vote messages: kind, ref, channel id, message id."""
+        rows = await self._rows(
+            "SELECT kind, ref, channel_id, message_id FROM vote_messages WHERE game_id = ? "
+            "ORDER BY kind, ref", (game_id,))
+        return [(str(k), str(r), str(c), str(m)) for k, r, c, m in rows]
+
+    async def forget_vote_message(self, game_id: int, kind: str, ref: str) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "DELETE FROM vote_messages WHERE game_id = ? AND kind = ? AND ref = ?",
+                (game_id, kind, ref))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from carca_bot.bot.votes import post_vote
+from carca_bot.bot.votes import post_vote, settle_votes
 from carca_bot.i18n import PSEUDO
 from carca_bot.service import GameOptions, User, Where
 from carca_bot.service.clocks import DAY, HOUR
@@ -66,9 +66,18 @@ async def move(h: BotHarness) -> Player:
     return player
 
 
+def channel_posts(requests: list[Request], channel: int) -> list[Request]:
+    return [r for r in requests
+            if r.method == "POST" and r.path == f"/channels/{channel}/messages"]
+
+
 async def ask(h: BotHarness, mover: Player) -> tuple[Request, dict[str, str]]:
-    """`/carc-takeback` by the mover: the public vote message and its buttons by action."""
-    post = assert_public_reply(await h.command(mover, "/carc-takeback"))
+    """`/carc-takeback` by the mover: the vote message posted in the channel (the mover
+    is told privately) and its buttons by action."""
+    requests = await h.command(mover, "/carc-takeback")
+    (told,) = followups(requests)
+    assert told.ephemeral and told.content.startswith(("Asked", "⟦"))
+    (post,) = channel_posts(requests, h.make.channel_id)
     ids = {cid.split(":")[1]: cid for cid in custom_ids(post)}
     assert set(ids) == {"yes", "no", "drop"}
     return post, ids
@@ -81,10 +90,11 @@ async def test_a_take_back_accepted_by_everyone_undoes_the_move(harness: BotHarn
     before = await h.bot.service.export(place_of(h))
     mover = await move(h)
     post, ids = await ask(h, mover)
-    assert "asks to take back their last move" in post.content
-    assert "placed" in post.content and mover[1] in post.content  # what goes, exactly
+    assert "asks to take back their last move" in post.json["content"]
+    content = post.json["content"]
+    assert "placed" in content and mover[1] in content  # what goes, exactly
     others = [p for p in (ANA, BEN, CY) if p != mover]
-    assert all(f"<@{p[0]}>" in post.content for p in others)
+    assert all(f"<@{p[0]}>" in content for p in others)
     assert {str(u) for u in post.json["allowed_mentions"]["users"]} == {
         str(p[0]) for p in others}
     # a non-player and the proposer are refused privately; nothing changes
@@ -129,6 +139,24 @@ async def test_the_next_move_closes_the_vote_and_then_it_is_too_late(
     assert "the game moved on" in edit.json["content"] and edit.json["components"] == []
     assert_private_refusal(await h.command(mover, "/carc-takeback"),
                            "only the player who made the last move")
+
+
+async def test_a_vote_overtaken_by_a_move_is_closed_in_place(harness: BotHarness) -> None:
+    h = harness
+    await three_players(h)
+    mover = await move(h)
+    await ask(h, mover)
+    game = (await h.bot.service.status(place_of(h))).game_id
+    (remembered,) = await h.bot.service.vote_messages(game)
+    start = len(h.fake.requests)
+    assert await settle_votes(h.bot, game) == 0  # still open: left alone
+    await move(h)
+    assert await settle_votes(h.bot, game) == 1
+    (edit,) = [r for r in h.fake.since(start) if r.method == "PATCH"]
+    assert edit.path == f"/channels/{h.make.channel_id}/messages/{remembered.message_id}"
+    assert "the game moved on" in edit.json["content"] and edit.json["components"] == []
+    assert edit.json["allowed_mentions"] == {"parse": []}
+    assert await settle_votes(h.bot, game) == 0  # closed once
 
 
 async def test_not_once_the_next_player_has_begun(harness: BotHarness) -> None:
@@ -224,8 +252,13 @@ async def test_an_expel_vote_closes_after_a_day(harness: BotHarness) -> None:
     clock.now += DAY
     (report,) = await h.bot.service.check_timers()
     assert (report.reason, report.user_id) == ("auto_played", str(late[0]))
+    start = len(h.fake.requests)
+    assert await settle_votes(h.bot, game) == 1  # its message is closed in place
+    (edit,) = [r for r in h.fake.since(start) if r.method == "PATCH"]
+    assert "they were not expelled" in edit.json["content"]
+    assert edit.json["components"] == []
     voter = next(p for p in (ANA, BEN, CY) if p != late)
-    (edit,) = edits(await h.click(voter, f"carcv:expel:{game}:{late[0]}"))
+    (edit,) = edits(await h.click(voter, f"carcv:expel:{game}:{late[0]}"))  # an old button
     assert "they were not expelled" in edit.json["content"]
     assert edit.json["components"] == []
 
@@ -389,6 +422,9 @@ async def test_every_new_message_is_translated(pseudo_bot: BotHarness) -> None:
     voter = next(p for p in (first, second) if p != mover)
     await h.click(voter, ids["no"])
     await h.command(mover, "/carc-takeback")
+    await ask(h, await move(h))
+    await move(h)
+    assert await settle_votes(h.bot, game) == 1
     await h.click(BEN, f"carcv:games:1:{ANA[0]}")
     sent = h.fake.since(start)
     assert leaks(sent) == []
@@ -401,7 +437,7 @@ async def test_the_vote_in_spanish(harness: BotHarness) -> None:
     await h.command(ANA, "start")
     mover = await move(h)
     post, ids = await ask(h, mover)
-    assert "pide retirar su última jugada en la partida n.º" in post.content
+    assert "pide retirar su última jugada en la partida n.º" in post.json["content"]
     voters = [p for p in (ANA, BEN, CY) if p != mover]
     await h.click(voters[0], ids["yes"])
     (edit,) = edits(await h.click(voters[1], ids["yes"]))
