@@ -51,7 +51,7 @@ def ask_button(game_id: int) -> VoteButton:
 async def _ask_clicked(interaction: Interaction, action: str, game_id: int, ref: int) -> None:
     bot: Any = interaction.client
     await bot.actions.run(interaction, "takeback", lambda: ask(bot, interaction, game_id),
-                          public=True)
+                          public=False)
 
 
 @handles("yes", "no", "drop")
@@ -203,7 +203,7 @@ def build_takeback_command(bot: Any) -> app_commands.Command[Any, ..., None]:
     @app_commands.guild_only()
     async def takeback_command(interaction: Interaction) -> None:
         await bot.actions.run(interaction, "takeback", lambda: ask(bot, interaction, None),
-                              public=True)
+                              public=False)
 
     return takeback_command
 

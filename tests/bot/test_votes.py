@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from carca_bot.bot.votes import post_vote, settle_votes
+from carca_bot.bot.votes import ask_button, post_vote, settle_votes
 from carca_bot.i18n import PSEUDO
 from carca_bot.service import GameOptions, User, Where
 from carca_bot.service.clocks import DAY, HOUR
@@ -17,6 +17,7 @@ from tests.bot.spoken import shown
 from tests.bot.test_lobby import (
     assert_private_refusal,
     assert_public_reply,
+    callback,
     custom_ids,
     followups,
     lobby,
@@ -75,6 +76,7 @@ async def ask(h: BotHarness, mover: Player) -> tuple[Request, dict[str, str]]:
     """`/carc-takeback` by the mover: the vote message posted in the channel (the mover
     is told privately) and its buttons by action."""
     requests = await h.command(mover, "/carc-takeback")
+    assert callback(requests).json == {"type": 5, "data": {"flags": 64}}  # private
     (told,) = followups(requests)
     assert told.ephemeral and told.content.startswith(("Asked", "⟦"))
     (post,) = channel_posts(requests, h.make.channel_id)
@@ -173,8 +175,15 @@ async def test_the_proposer_withdraws(harness: BotHarness) -> None:
     h = harness
     await three_players(h)
     mover = await move(h)
-    _, ids = await ask(h, mover)
+    game = (await h.bot.service.status(place_of(h))).game_id
     voter = next(p for p in (ANA, BEN, CY) if p != mover)
+    button = ask_button(game).item.custom_id
+    assert button is not None
+    assert_private_refusal(await h.click(voter, button), "only the player who made")
+    requests = await h.click(mover, button)  # the button a move's post may carry
+    assert followups(requests)[0].ephemeral
+    (post,) = channel_posts(requests, h.make.channel_id)
+    ids = {cid.split(":")[1]: cid for cid in custom_ids(post)}
     assert_private_refusal(await h.click(voter, ids["drop"]), "only the player who asked")
     (edit,) = edits(await h.click(mover, ids["drop"]))
     assert "withdrew" in edit.json["content"] and edit.json["components"] == []
