@@ -23,6 +23,7 @@ from discord import app_commands
 from carca_bot.bot import endgame, languages, league_commands, profile_commands, text
 from carca_bot.bot.actions import Actions, last_action_by, public
 from carca_bot.bot.ai_commands import build_ai_group, build_hint_command
+from carca_bot.bot.away import build_away_command
 from carca_bot.bot.buttons import ChoiceSelect, GameButton, final_row, is_ours, row_for
 from carca_bot.bot.commands import (
     build_group,
@@ -34,6 +35,8 @@ from carca_bot.bot.config import Settings
 from carca_bot.bot.refused import Refused
 from carca_bot.bot.safe import NO_PINGS, pinging, plain, safe_name
 from carca_bot.bot.translator import CommandTranslator
+from carca_bot.bot.vote_ids import VoteButton, is_vote_id
+from carca_bot.bot.votes import build_takeback_command
 from carca_bot.engine.game import Game
 from carca_bot.i18n import Domain, speaking
 from carca_bot.service import (
@@ -115,6 +118,8 @@ class CarcaBot(discord.Client):
         self.tree.add_command(profile_commands.build_leaderboard_command(self))
         self.tree.add_command(build_ai_group(self))
         self.tree.add_command(build_hint_command(self))
+        self.tree.add_command(build_takeback_command(self))
+        self.tree.add_command(build_away_command(self))
 
     @property
     def service(self) -> GameService:
@@ -125,7 +130,7 @@ class CarcaBot(discord.Client):
         if self._service is None:
             self._service = await GameService.open(self.settings.database,
                                                    limits=self.settings.limits)
-        self.add_dynamic_items(GameButton, ChoiceSelect)
+        self.add_dynamic_items(GameButton, ChoiceSelect, VoteButton)
         await self.tree.set_translator(CommandTranslator())
         if self.settings.warm_up:  # in the render thread, so boards simply queue behind it
             from carca_bot.render.board import warm_up
@@ -201,7 +206,7 @@ class CarcaBot(discord.Client):
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
-        if is_ours(custom_id):
+        if is_ours(custom_id) or is_vote_id(custom_id):
             return
         log.info("component=%r user=%s outcome=unknown_id", custom_id[:100],
                  interaction.user.id)

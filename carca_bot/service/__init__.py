@@ -66,11 +66,13 @@ from carca_bot.service.play import PlayOps
 from carca_bot.service.posts import CatchUp, PendingPost, PostOps
 from carca_bot.service.prefs import PrefsOps
 from carca_bot.service.ratings_ops import LeaderEntry, LeaderPage, PoolRating, Profile
+from carca_bot.service.takeback import TakebackOps, TakebackView, VoteMessage
 from carca_bot.store import Store
 from carca_bot.store.rows import GameRow  # front ends read rows through the service
 
 
-class GameService(AiOps, ClockOps, PlayOps, InfoOps, PostOps, PrefsOps, LeagueOps):
+class GameService(AiOps, TakebackOps, ClockOps, PlayOps, InfoOps, PostOps, PrefsOps,
+                  LeagueOps):
     """All operations; one instance per process and database file."""
 
     @classmethod
@@ -146,6 +148,7 @@ __all__ = [
     "SavedNotShown",
     "SeatView",
     "ServiceError",
+    "TakebackView",
     "TimerReport",
     "Told",
     "TurnOrder",
@@ -153,6 +156,7 @@ __all__ = [
     "Unavailable",
     "User",
     "Vacation",
+    "VoteMessage",
     "Where",
     "event_config",
 ]

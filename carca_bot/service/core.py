@@ -160,6 +160,9 @@ class ServiceCore:
         async with self._locks[game_id]:
             try:
                 live = await self._load(game_id)
+                if live.options.clock is not None:  # not versioned: read afresh every time
+                    live.vacations = await self.store.vacations(
+                        s.user_id for s in live.seats if s.user_id is not None)
                 if (live.version != expect if expect is not None
                         else strict and self._commits[game_id] != arrived):
                     raise GameMovedOn(MOVED_ON, self._view(live, viewer, []))
@@ -199,9 +202,6 @@ class ServiceCore:
                           expect: int | None = None, strict: bool = False) -> TurnView:
         async with self._locked(game_id, viewer, expect, strict) as live:
             live.notes = []
-            if live.options.clock is not None and live.row.live:
-                live.vacations = await self.store.vacations(
-                    s.user_id for s in live.seats if s.user_id is not None)
             first = Mark.of(live)
             # Only a database left unsettled by an older version has anything to do here;
             # it is stored on its own, so a refused body does not undo it.

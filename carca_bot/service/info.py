@@ -72,8 +72,18 @@ class InfoOps(ServiceCore):
                     waiting_for=None if who is None else live.seats[who].name,
                     your_turn=who is not None and live.seats[who].user_id == user_id,
                     updated_at=live.row.updated_at,
-                    deadline=live.row.deadline if live.row.status == "active" else None))
+                    deadline=live.row.deadline if live.row.status == "active" else None,
+                    bank=self._bank_of(live, user_id)))
         return summaries
+
+    def _bank_of(self, live: Live, user_id: str) -> float | None:
+        """The user's bank in a running clock game, as it stands now."""
+        rules, state, seat = live.options.clock, self._clock_state(live), live.seat_of(user_id)
+        if rules is None or state is None or seat is None or live.row.status != "active":
+            return None
+        if seat.seat >= len(state.banks):
+            return None
+        return bank_now(rules, state, seat.seat, live.vacations_of(seat.seat), self.clock())
 
     async def export(self, where: Where, game_id: int | None = None) -> dict[str, Any]:
         """The game as a carca-record/1 object: confirmed actions only.
@@ -139,7 +149,9 @@ class InfoOps(ServiceCore):
         rules' shares of the time is left (at most one a day per user across all their
         games), then at the deadline the rules' `on_timeout`: the turn played for them
         (reason "auto_played"), skipped ("skipped"), or a vote to expel opened
-        ("expel_vote"). Every step is stored before it is reported, and the alarm
+        ("expel_vote"; one not carried within a day, or one increment if longer, closes
+        and the turn is played: "auto_played"). Every step is stored before it is
+        reported, and the alarm
         moves past it, so nothing fires twice, even across a restart.
 
         A lobby not started within `Limits.lobby_lifetime` is cancelled. A game that
@@ -217,13 +229,22 @@ class InfoOps(ServiceCore):
         seat = live.seats[state.seat]
         vacations = live.vacations_of(state.seat)
         end = live.row.deadline
+        if state.vote is not None:  # the alarm is the vote's close: nobody expelled them
+            late.append(seat)
+            self._change(live, self._clock_columns(live, replace(state, vote=None,
+                                                                 vote_at=None)))
+            live.notes.append(Note("expel_vote_closed", {"name": seat.name}))
+            self._auto(live, seat.seat, "played_for_late")
+            what.append("auto_played")
+            return
         if end is not None and end <= now:
             late.append(seat)
             if rules.on_timeout == "skip":
                 self._skip(live, seat.seat)
                 what.append("skipped")
             elif rules.on_timeout == "vote" and len(live.seats) > 1:
-                self._change(live, self._clock_columns(live, replace(state, vote=())))
+                self._change(live, self._clock_columns(live, replace(state, vote=(),
+                                                                     vote_at=now)))
                 live.notes.append(Note("expel_vote_open", {"name": seat.name}))
                 what.append("expel_vote")
             else:

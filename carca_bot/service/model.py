@@ -347,6 +347,7 @@ class ExpelVote:
     target: str
     voters: tuple[str, ...]
     needed: int
+    closes: float | None = None  # when it closes unexpelled (their turn is then played)
 
 
 def ranked(seats: Iterable[SeatView]) -> tuple[SeatView, ...]:
@@ -388,6 +389,8 @@ class GameSummary:
     your_turn: bool
     updated_at: float
     deadline: float | None = None  # when the player to act runs out of time
+    # A clock game: the user's own bank now (running down if it is their turn).
+    bank: float | None = None
 
 
 @dataclass(frozen=True)
@@ -406,6 +409,9 @@ class TimerReport:
     play, their unconfirmed steps dropped: note `skipped_for_late`; `auto_played` is
     true as a move was made) or "expel_vote" (a vote to expel them is open:
     `view.expel_vote`, note `expel_vote_open`; the others answer with `vote_expel`).
+    A vote not carried by `ExpelVote.closes` (a day after it opened, or one increment
+    if longer) closes: note `expel_vote_closed`, their turn is played for them, reason
+    "auto_played".
 
     And "lobby_expired" (a lobby not started in time was cancelled; `user_id` and
     `name` are its host). All data: `view.events` holds the notes (`time_up`,

@@ -108,7 +108,8 @@ def _expel_vote(live: Live, state: ClockState | None) -> ExpelVote | None:
     target = live.seats[state.seat]
     others = sum(not s.resigned and s.seat != target.seat for s in live.seats)
     return ExpelVote(target.user_id, target.name,
-                     tuple(live.seats[v].name for v in state.vote), others // 2 + 1)
+                     tuple(live.seats[v].name for v in state.vote), others // 2 + 1,
+                     live.row.alarm)
 
 
 def _acts_for(live: Live, viewer: str | None, seat: SeatView) -> bool:

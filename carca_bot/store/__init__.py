@@ -16,6 +16,7 @@ from carca_bot.store.rows import (
     PublicChange,
     PublicEvents,
     SeatRow,
+    TakebackRow,
     Unposted,
     Usage,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "SeatRow",
     "Store",
     "StoreError",
+    "TakebackRow",
     "Unavailable",
     "Unposted",
     "Usage",

@@ -113,3 +113,19 @@ class GameData:
     game: GameRow
     seats: list[SeatRow]
     actions: list[ActionRow]
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRow:
+    """A request to take back a confirmed move (schema version 6)."""
+
+    game_id: int
+    seq: int  # the log index of the move to take back
+    upto: int  # the log length when it was asked
+    proposer: str  # the user who made the move and asks
+    seat: int
+    accepted: tuple[int, ...]  # the seats that accepted so far
+    state: str  # open, accepted, refused, withdrawn, closed
+    answers: int  # writes so far: a write names the count it read
+    opened_at: float
+    closed_at: float | None

@@ -282,7 +282,46 @@ V7 = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7)
+# Version 8: take-back votes (issue 15). After confirming a move, its player may ask to
+# take it back; every other player still in must accept. One row per move asked about
+# (the log index `seq` of the move), kept after it is decided: `state` is open,
+# accepted, refused, withdrawn or closed (the game moved on). `upto` is the log length
+# when it was asked (only automatic actions followed the move), `accepted` the JSON list
+# of the seats that accepted, and `answers` counts the writes to the row, so two
+# processes answering at once cannot both win (a write names the count it read).
+V8 = (
+    """
+    CREATE TABLE takebacks (
+        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq       INTEGER NOT NULL,
+        upto      INTEGER NOT NULL,
+        proposer  TEXT NOT NULL,
+        seat      INTEGER NOT NULL,
+        accepted  TEXT NOT NULL,
+        state     TEXT NOT NULL
+                  CHECK (state IN ('open', 'accepted', 'refused', 'withdrawn', 'closed')),
+        answers   INTEGER NOT NULL DEFAULT 0,
+        opened_at REAL NOT NULL,
+        closed_at REAL,
+        PRIMARY KEY (game_id, seq)
+    )
+    """,
+    # The messages the front end posted for open votes (a take-back: `ref` is the move's
+    # log index; an expulsion: the target's user id), so it can close them (remove
+    # their buttons) once the game has moved on, even after a restart.
+    """
+    CREATE TABLE vote_messages (
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind       TEXT NOT NULL CHECK (kind IN ('takeback', 'expel')),
+        ref        TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        PRIMARY KEY (game_id, kind, ref)
+    )
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7, V8)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

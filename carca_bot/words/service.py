@@ -298,6 +298,12 @@ NOTES: dict[str, Callable[[Params], str]] = {
     "expelled": lambda p: _(
         "{name} was expelled by a vote of the other players: their figures stay on the "
         "board and score nothing more").format(name=p["name"]),
+    "expel_vote_closed": lambda p: _(
+        "the vote to expel {name} closed without enough votes: their turn is played for "
+        "them and the game goes on").format(name=p["name"]),
+    "taken_back": lambda p: _(
+        "{name} took back their last move, as every other player agreed").format(
+        name=p["name"]),
     "lobby_expired": lambda p: ngettext(
         "the lobby was closed: it was not started within {days} day",
         "the lobby was closed: it was not started within {days} days",
@@ -483,6 +489,23 @@ SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
         name=p["name"]),
     "no_self_expel": lambda p: _("you cannot vote on expelling yourself"),
     "already_voted": lambda p: _("you have already voted"),
+    # taking a move back
+    "nothing_to_take_back": lambda p: _("no move has been made yet, so there is none to "
+                                        "take back"),
+    "not_your_move": lambda p: _(
+        "only the player who made the last move may ask to take it back (it was "
+        "{name}'s)").format(name=p["name"]),
+    "takeback_too_late": lambda p: _(
+        "too late to take it back: the next player has already begun"),
+    "takeback_open": lambda p: _("the others are already voting on taking that move back"),
+    "takeback_refused": lambda p: _(
+        "the others already refused to let that move be taken back"),
+    "no_takeback": lambda p: _("there is no vote on taking back that move"),
+    "takeback_decided": lambda p: _("that vote is already over"),
+    "own_takeback": lambda p: _(
+        "you asked to take it back: the others vote (you may withdraw your request)"),
+    "already_answered": lambda p: _("you have already accepted"),
+    "not_your_takeback": lambda p: _("only the player who asked may withdraw the request"),
     # records
     "record_too_big": lambda p: _(
         "that record is {size} KiB; a game record may be at most {limit} KiB").format(

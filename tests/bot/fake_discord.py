@@ -203,6 +203,8 @@ class FakeDiscord:
         if parts[0] == "webhooks" or (parts[0] == "channels" and parts[-1] == "messages"):
             channel = int(parts[1]) if parts[0] == "channels" else 0
             return self.message(req, channel)
+        if parts[0] == "channels" and parts[2:3] == ["messages"] and req.method == "PATCH":
+            return dict(self.message(req, int(parts[1])), id=parts[3])  # an edit
         if parts[0] == "channels" and parts[-1] == "threads":
             return {"id": str(self.new_id()), "type": 11, "guild_id": str(GUILD_ID),
                     "name": (req.json or {}).get("name", "thread"), "parent_id": parts[1],

@@ -49,12 +49,14 @@ async def lobby(h: BotHarness, *players: tuple[int, str], **options: Any) -> str
 async def test_login_registers_the_command_group(harness: BotHarness) -> None:
     puts = [r for r in harness.fake.requests if r.method == "PUT"]
     assert len(puts) == 1 and puts[0].path == f"/applications/{APP_ID}/commands"
-    carc, language, history, tiles, event, profile, leaderboard, ai, hint = puts[0].json
+    (carc, language, history, tiles, event, profile, leaderboard, ai, hint, takeback,
+     away) = puts[0].json
     assert language["name"] == "carc-language"
     assert (history["name"], tiles["name"]) == ("carc-history", "carc-tiles")
     assert (event["name"], profile["name"], leaderboard["name"]) == (
         "carc-event", "carc-profile", "carc-leaderboard")
     assert (ai["name"], hint["name"]) == ("carc-ai", "carc-hint")
+    assert (takeback["name"], away["name"]) == ("carc-takeback", "carc-away")
     names = {o["name"] for o in carc["options"]}
     assert carc["name"] == "carc" and len(names) == len(carc["options"]) <= 25
     assert {"create", "join", "leave", "start", "place", "follower", "barn", "recall", "abbey",
