@@ -275,3 +275,9 @@ WORDS = WORDS | frozenset({
     pgettext('option description',
              "How many days, for Start (1-31; each game's rules bound the days per month)"),
 })
+
+# `/carc create`'s AI hints and rating options.
+WORDS = WORDS | frozenset({
+    pgettext('option name', 'hints'),
+    pgettext('option description', 'Let the player to act ask the AI for a move (/carc-hint)'),
+})

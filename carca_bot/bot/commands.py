@@ -96,7 +96,9 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
         quiet_start="Clock: hour (0-23) the clocks stop each day",
         quiet_end="Clock: hour (0-23) the clocks start again",
         time_zone="Clock: the time zone of the quiet hours, e.g. Europe/Madrid",
-        out_of_time="Clock: what happens when a player's time runs out")
+        out_of_time="Clock: what happens when a player's time runs out",
+        hints="Let the player to act ask the AI for a move (/carc-hint)",
+        unrated="Games change no rating")
     @app_commands.choices(wagon=WAGON_RULES, language=LANGUAGE_CHOICES,
                           clock=clock_words.PRESET_CHOICES,
                           out_of_time=clock_words.TIMEOUT_CHOICES)
@@ -115,7 +117,8 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
                      quiet_start: app_commands.Range[int, 0, 23] | None = None,
                      quiet_end: app_commands.Range[int, 0, 23] | None = None,
                      time_zone: app_commands.Range[str, 1, 64] | None = None,
-                     out_of_time: str | None = None) -> None:
+                     out_of_time: str | None = None, hints: bool = False,
+                     unrated: bool = False) -> None:
         async def work() -> Reply:
             chosen = parse.expansions(expansions)
             rules = clock_words.clock_choice(clock, bank_hours, increment_hours, cap_hours,
@@ -130,7 +133,8 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
             options = GameOptions(
                 expansions=chosen, wagon_rule=wagon, turn_timer=timer,
                 auto_play=auto_play and timer is not None, max_players=players,
-                language=spoken, clock=None if rules is None else clock_rules(rules))
+                language=spoken, clock=None if rules is None else clock_rules(rules),
+                hints=hints, unrated=unrated)
             place, host = where(interaction), who(interaction)
             if thread:  # refused before the thread is made, so a refusal leaves none behind
                 await service().check_can_create(place.guild, host.id, new_thread=True)
