@@ -52,6 +52,7 @@ from carca_bot.service.model import (
     User,
     Where,
 )
+from carca_bot.service.messages import NOTIFY_MODES, MessageOps, NotifyPref
 from carca_bot.service.play import PlayOps
 from carca_bot.service.posts import CatchUp, PendingPost, PostOps
 from carca_bot.service.prefs import PrefsOps
@@ -59,7 +60,7 @@ from carca_bot.store import Store
 from carca_bot.store.rows import GameRow  # front ends read rows through the service
 
 
-class GameService(ClockOps, PlayOps, InfoOps, PostOps, PrefsOps):
+class GameService(ClockOps, PlayOps, InfoOps, PostOps, PrefsOps, MessageOps):
     """All operations; one instance per process and database file."""
 
     @classmethod
@@ -91,6 +92,7 @@ for _name, _operation in inspect.getmembers(GameService, inspect.iscoroutinefunc
 
 __all__ = [
     "LANGUAGES",
+    "NOTIFY_MODES",
     "BadInput",
     "CatchUp",
     "ChannelBusy",
@@ -113,6 +115,7 @@ __all__ = [
     "NotNow",
     "NotYourTurn",
     "Note",
+    "NotifyPref",
     "PendingPost",
     "QuietHours",
     "SavedNotShown",

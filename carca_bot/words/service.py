@@ -541,6 +541,10 @@ SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
         "you imported {count} records in the last hour (the limit is {limit}): try again "
             "later",
             p["count"]).format(count=p["count"], limit=p["limit"]),
+    # turn notifications
+    "unknown_notify_mode": lambda p: _(
+        "unknown way to be told {mode!r}: use {choices}").format(
+        mode=p["mode"], choices=", ".join(p["choices"])),
 }
 
 
