@@ -145,4 +145,13 @@ WORDS: frozenset[tuple[str, str]] = frozenset({
     pgettext('command name', 'carc-tiles'),
     pgettext('command description',
              "The tiles left in the pile of this channel's game, counted by kind"),
+    pgettext('command name', 'carc-notify'),
+    pgettext('command description', 'How you are told it is your turn (only you see it)'),
+    pgettext('option name', 'mode'),
+    pgettext('option description', 'A mention in the channel, a direct message, or nothing'),
+    pgettext('choice', "A mention in the game's channel (default)"),
+    pgettext('choice', 'A direct message'),
+    pgettext('choice', 'Nothing'),
+    pgettext('option name', 'early'),
+    pgettext('option description', 'Also tell me when the player before me starts their turn'),
 })

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.bot.conftest import ANA, BEN, BotHarness
+from tests.bot.cards import assert_card_reply
 from tests.bot.fake_discord import Request
 from tests.bot.outgoing import assert_clean, labels, messages
 from tests.bot.spoken import shown
@@ -40,10 +41,10 @@ async def play_to_the_end(h: BotHarness, rng: random.Random) -> Request:
             await h.command(player, "draw")
             continue
         if legal.must == "wagon":
-            last = assert_public_reply(await h.command(player, "wagon", target="return"))
+            last = assert_card_reply(await h.command(player, "wagon", target="return"))
             continue
         if legal.must == "abbey_round":
-            last = assert_public_reply(await h.command(player, "abbey", square="skip"))
+            last = assert_card_reply(await h.command(player, "abbey", square="skip"))
             continue
         assert legal.must == "place", legal.must
         x, y, rot = rng.choice(legal.placements)
@@ -53,7 +54,7 @@ async def play_to_the_end(h: BotHarness, rng: random.Random) -> Request:
                                          rotation=rot, figure="follower", on="")
             if spots:
                 figure = {"figure": "follower", "on": rng.choice(spots)["value"]}
-        last = assert_public_reply(await h.command(player, "place", square=f"{x},{y}",
+        last = assert_card_reply(await h.command(player, "place", square=f"{x},{y}",
                                                    rotation=rot, confirm=True, **figure))
     assert last is not None and (await h.bot.service.status(place_of(h))).finished
     return last
@@ -64,7 +65,7 @@ async def a_whole_game(h: BotHarness, locale: str, language: str) -> dict[str, A
     lobby = assert_public_reply(await h.command(ANA, "create", expansions="all",
                                                 language=language))
     await h.command(BEN, "join")
-    start = assert_public_reply(await h.command(ANA, "start"))
+    start = assert_card_reply(await h.command(ANA, "start"))
     view = await h.bot.service.status(place_of(h))
     assert view.deciding is not None
     first = ANA if view.deciding.user_id == str(ANA[0]) else BEN

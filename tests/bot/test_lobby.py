@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness
+from tests.bot.cards import assert_card_reply
 from tests.bot.fake_discord import APP_ID, Request
 
 
@@ -49,7 +50,8 @@ async def lobby(h: BotHarness, *players: tuple[int, str], **options: Any) -> str
 async def test_login_registers_the_command_group(harness: BotHarness) -> None:
     puts = [r for r in harness.fake.requests if r.method == "PUT"]
     assert len(puts) == 1 and puts[0].path == f"/applications/{APP_ID}/commands"
-    carc, language, history, tiles = puts[0].json
+    carc, language, history, tiles, notify = puts[0].json
+    assert notify["name"] == "carc-notify"
     assert language["name"] == "carc-language"
     assert (history["name"], tiles["name"]) == ("carc-history", "carc-tiles")
     names = {o["name"] for o in carc["options"]}
@@ -101,7 +103,7 @@ async def test_start_by_host_posts_the_board_and_mentions_the_first_player(
         harness: BotHarness) -> None:
     await lobby(harness, BEN)
     assert_private_refusal(await harness.command(BEN, "start"), "host")
-    post = assert_public_reply(await harness.command(ANA, "start"))
+    post = assert_card_reply(await harness.command(ANA, "start"))
     board, tile = post.files
     assert board.filename == "board.png" and board.data.startswith(b"\x89PNG\r\n\x1a\n")
     assert tile.filename == "your-tile.png" and tile.data.startswith(b"\x89PNG\r\n\x1a\n")
