@@ -84,6 +84,7 @@ class Reply:
     card: bool = False
     last: str = ""
     tile: str | None = None  # the tile the player to act drew (shown to all)
+    said: str = ""  # `content` as the move made it: what a command puts before it goes on top
 
 
 @contextmanager
@@ -360,8 +361,12 @@ class Actions:
         actor is answered privately."""
         view = reply.view
         assert view is not None
+        # What the command said before the move's words ("Ana resigned.", "imported").
+        added = (reply.content[:-len(reply.said)].strip()
+                 if reply.said and reply.content.endswith(reply.said) else "")
+        last = "\n".join(line for line in (added, reply.last) if line)
         try:
-            await self.bot.cards.show(view, reply.last, tile=reply.tile, choices=reply.choices)
+            await self.bot.cards.show(view, last, tile=reply.tile, choices=reply.choices)
             if reply.final is not None:
                 await self.final_post(interaction, reply)
         except discord.HTTPException as exc:
@@ -442,6 +447,7 @@ class Actions:
                                           public=True, view=view, choices=choices,
                                           pings=text.pinged(view)))
             reply.card, reply.last, reply.tile = True, text.move_lines(view, actor, action), tile
+            reply.said = reply.content
             return reply
 
     def _final(self, view: TurnView, board: Game, action: dict[str, Any] | None) -> Reply:
@@ -589,7 +595,6 @@ class Actions:
                 with speaking(reply.language):
                     said = _("**{name}** resigned.").format(name=safe_name(user.name))
                 reply.content = text.clip(f"{said}\n{reply.content}")
-                reply.last = f"{said}\n{reply.last}".strip()
                 return reply
             if action == "keep":
                 return Reply(_("Good: you are still in the game. Nothing was changed."))

@@ -34,6 +34,7 @@ from carca_bot.service.errors import (
 )
 from carca_bot.service.info import InfoOps
 from carca_bot.service.labels import FeatureLabel
+from carca_bot.service.messages import NOTIFY_MODES, MessageOps, NotifyPref
 from carca_bot.service.model import (
     DEFAULT_LIMITS,
     LANGUAGES,
@@ -52,7 +53,6 @@ from carca_bot.service.model import (
     User,
     Where,
 )
-from carca_bot.service.messages import NOTIFY_MODES, MessageOps, NotifyPref
 from carca_bot.service.play import PlayOps
 from carca_bot.service.posts import CatchUp, PendingPost, PostOps
 from carca_bot.service.prefs import PrefsOps

@@ -13,9 +13,8 @@ from typing import Any
 
 import pytest
 
+from tests.bot.cards import Shown, assert_card_reply, card_requests
 from tests.bot.conftest import ANA, BEN, BotHarness
-from tests.bot.cards import assert_card_reply
-from tests.bot.fake_discord import Request
 from tests.bot.outgoing import assert_clean, labels, messages
 from tests.bot.spoken import shown
 from tests.bot.test_lobby import assert_public_reply, followups
@@ -25,7 +24,7 @@ Player = tuple[int, str]
 ENGLISH_WORDS = re.compile(r"\b(the|your|turn|tile|scored|points|wins|place|draw)\b", re.I)
 
 
-async def play_to_the_end(h: BotHarness, rng: random.Random) -> Request:
+async def play_to_the_end(h: BotHarness, rng: random.Random) -> Shown:
     """Every decision through Discord commands, as players would type them; a follower
     now and then, chosen from the autocomplete's suggestions. Returns the last post."""
     players = {str(ANA[0]): ANA, str(BEN[0]): BEN}
@@ -77,7 +76,9 @@ async def a_whole_game(h: BotHarness, locale: str, language: str) -> dict[str, A
     assert_clean(h.fake.requests, pinged=[ANA[0], BEN[0]])
     scores_file = next(p.data.decode() for p in last.files
                        if (p.filename or "").endswith(".txt"))
-    buttons = [label for _, msg in messages([start]) for label in labels(msg) if label]
+    buttons = [label for _, msg in messages([start.card]) for label in labels(msg) if label]
+    assert len({r.path for r in card_requests(h.fake.requests)}) <= 2  # one card: POST, PATCH
+    assert [r.method for r in card_requests(h.fake.requests)][:1] == ["POST"]
     return {"lobby": lobby.content, "start": start.content, "tile": tile.content,
             "status": status.content, "bad": bad.content, "last": last.content,
             "score": score.content, "file": scores_file, "buttons": buttons,
@@ -90,9 +91,8 @@ async def test_a_whole_game_in_spanish(harness: BotHarness,
     said = await a_whole_game(harness, "es-ES", "es")
     assert "abrió la partida de Carcassonne n.º 1" in said["lobby"]
     assert "El Río" in said["lobby"] and "`/carc unirse`" in said["lobby"]
-    assert "te toca" in said["start"] and "Puntos:" in said["start"]
-    assert "losetas restantes" in said["start"]
-    assert said["buttons"] == ["Mi loseta", "Tablero"]
+    assert "te toca" in said["start"] and "Losetas restantes:" in said["start"]
+    assert said["buttons"] == ["Mi loseta", "Tablero completo", "Estado"]
     assert said["tile"].startswith("Tu loseta es **")
     assert "`/carc colocar`" in said["tile"]
     assert said["status"].startswith("Partida n.º 1 · en juego")
@@ -115,8 +115,8 @@ async def test_a_whole_game_in_english(harness: BotHarness) -> None:
     said = await a_whole_game(harness, "en-US", "en")
     assert "opened Carcassonne game #1 (Abbey & Mayor, Cult, King & Robber, The Abbot, " \
            "The River, Tunnel)" in said["lobby"]
-    assert "your turn" in said["start"] and "Scores:" in said["start"]
-    assert said["buttons"] == ["My tile", "Board"]
+    assert "your turn" in said["start"] and "Tiles left:" in said["start"]
+    assert said["buttons"] == ["My tile", "Full board", "Status"]
     assert said["tile"].startswith("Your tile is **")
     assert said["status"].startswith("Game #1 · in play")
     assert said["bad"] == "'zz' is not a square: write it as x,y (for example 2,-1)"

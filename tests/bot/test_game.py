@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from tests.bot.conftest import ANA, BEN, BotHarness
 from tests.bot.cards import assert_card_reply
-from tests.bot.test_lobby import assert_public_reply, followups
+from tests.bot.conftest import ANA, BEN, BotHarness
+from tests.bot.test_lobby import followups
 from tests.bot.test_turns import choices, place_of, started
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from carca_bot.bot.config import ConfigError, Settings
 from carca_bot.service import Limits
-from tests.bot.conftest import ANA, offline_bot
 from tests.bot.cards import assert_card_reply
+from tests.bot.conftest import ANA, offline_bot
 from tests.bot.fake_discord import Request
 from tests.bot.test_lobby import assert_private_refusal, assert_public_reply
 from tests.engine.records import record, turn

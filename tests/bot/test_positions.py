@@ -14,11 +14,10 @@ import pytest
 from carca_bot.bot.safe import escape
 from carca_bot.service import TurnView, User
 from carca_bot.words import square
-from tests.bot.conftest import ANA, BEN, CY, BotHarness
 from tests.bot.cards import assert_card_reply
+from tests.bot.conftest import ANA, BEN, CY, BotHarness
 from tests.bot.test_lobby import (
     assert_private_refusal,
-    assert_public_reply,
     custom_ids,
     followups,
 )

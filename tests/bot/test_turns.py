@@ -8,12 +8,11 @@ from pathlib import Path
 
 from carca_bot.engine.record import replay
 from carca_bot.service import Choices, User, Where
-from tests.bot.conftest import ANA, BEN, BotHarness, start_bot
 from tests.bot.cards import assert_card_reply
+from tests.bot.conftest import ANA, BEN, BotHarness, start_bot
 from tests.bot.fake_discord import GUILD_ID, Interactions
 from tests.bot.test_lobby import (
     assert_private_refusal,
-    assert_public_reply,
     callback,
     custom_ids,
     followups,
