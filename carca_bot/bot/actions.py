@@ -366,14 +366,22 @@ class Actions:
                  if reply.said and reply.content.endswith(reply.said) else "")
         last = "\n".join(line for line in (added, reply.last) if line)
         try:
-            await self.bot.cards.show(view, last, tile=reply.tile, choices=reply.choices)
+            await self.bot.cards.show(view, last, tile=reply.tile, choices=reply.choices,
+                                      board=reply.board)
             if reply.final is not None:
                 await self.final_post(interaction, reply)
         except discord.HTTPException as exc:
             await self.not_posted(interaction, view, exc)
             return
         await self.bot.posted(view)
-        await self.bot.pings.turn(view, reply.tile)
+        # The ping never raises (a failure is logged): it goes out while the actor is told.
+        await asyncio.gather(self.bot.pings.turn(view, reply.tile),
+                             self._card_done(interaction, reply, public))
+
+    async def _card_done(self, interaction: discord.Interaction[Any], reply: Reply,
+                         public: bool) -> None:
+        view = reply.view
+        assert view is not None
         if view.where.channel != str(interaction.channel_id or 0):
             said = _("Done: game #{game} is played in {channel}, where its card is up to "
                      "date.").format(game=view.game_id, channel=f"<#{view.where.channel}>")
@@ -445,7 +453,7 @@ class Actions:
             else:
                 reply = in_language(Reply(text.public_update(view, actor, action, tile),
                                           public=True, view=view, choices=choices,
-                                          pings=text.pinged(view)))
+                                          pings=text.pinged(view), board=board))
             reply.card, reply.last, reply.tile = True, text.move_lines(view, actor, action), tile
             reply.said = reply.content
             return reply

@@ -20,6 +20,7 @@ import discord
 from carca_bot.bot import languages, text
 from carca_bot.bot.buttons import ChoiceSelect, GameButton, card_actions, wagon_options
 from carca_bot.bot.safe import NO_PINGS, clip, safe_name
+from carca_bot.engine.game import Game
 from carca_bot.i18n import Domain, speaking
 from carca_bot.service import Choices, SeatView, TurnView
 
@@ -135,14 +136,16 @@ class Cards:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
     async def show(self, view: TurnView, last: str, *, tile: str | None = None,
-                   choices: Choices | None = None) -> None:
+                   choices: Choices | None = None, board: Game | None = None) -> None:
         """Put `view` on the game's card (edit it, or post it when there is none to edit).
         Returns once Discord has it; raises `discord.HTTPException` when it refused both.
-        `last` is written in the game's language."""
+        `last` is written in the game's language; `board`: the game as `view` shows it,
+        when the caller has it already (a copy costs a snapshot)."""
         async with self._lock(view.game_id):
             if self._shown.get(view.game_id, -1) > view.version:
                 return  # a newer change is on the card already
-            board = await self.bot.service.game(view.where, view.game_id)
+            if board is None:
+                board = await self.bot.service.game(view.where, view.game_id)
             language = languages.game_language(view)
             png = None
             if board is not None:

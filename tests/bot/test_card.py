@@ -335,3 +335,40 @@ async def test_buttons_on_a_card_work_after_a_restart(harness: BotHarness) -> No
     h.make = Interactions(h.fake, h.make.channel_id)
     (tile,) = followups(await h.click(player, f"carc:tile:{view.game_id}:{view.version}"))
     assert tile.ephemeral and "Your tile is" in tile.content
+
+
+async def test_a_reminder_replaces_the_turn_ping(harness: BotHarness) -> None:
+    h = harness
+    await h.command(ANA, "create", timer_hours=1)
+    await h.command(BEN, "join")
+    shown = assert_card_reply(await h.command(ANA, "start"))
+    assert shown.ping is not None
+    (first_ping,) = [m for m in h.fake.channel_messages(CHANNEL) if not m["flags"]]
+    player, view = await to_act(h)
+    assert view.deadline is not None and f"<t:{int(view.deadline)}:R>" in shown.card.text
+    start = len(h.fake.requests)
+    for report in await h.bot.service.check_timers(now=view.deadline + 1):
+        await h.bot.announce_timer(report)
+    requests = h.fake.since(start)
+    (reminder,) = pings(requests)
+    assert f"<@{player[0]}>, the game is waiting for you" in reminder.content
+    (gone,) = deletes(requests)
+    assert gone.path.endswith(f"/messages/{first_ping['id']}")
+    assert [m["content"] for m in h.fake.channel_messages(CHANNEL) if not m["flags"]] == [
+        reminder.content]
+
+
+async def test_a_cancelled_game_shows_on_its_card_and_its_ping_goes(
+        harness: BotHarness) -> None:
+    h = harness
+    await begin(h)
+    card = card_id(h.fake)
+    requests = await h.command(ANA, "cancel")
+    (edit,) = card_requests(requests)
+    assert edit.method == "PATCH" and edit.path.endswith(f"/messages/{card}")
+    assert "The game was cancelled." in edit.text
+    ids = [str(c["custom_id"]).split(":")[1] for c in walk(edit.components)
+           if "custom_id" in c]
+    assert ids == ["hist", "board"]  # nothing left to play
+    assert len(deletes(requests)) == 1 and not pings(requests)
+    assert [int(m["id"]) for m in h.fake.channel_messages(CHANNEL)] == [card]

@@ -72,6 +72,10 @@ async def a_whole_game(h: BotHarness, locale: str, language: str) -> dict[str, A
     (status,) = followups(await h.command(first, "status"))
     (bad,) = followups(await h.command(first, "place", square="zz"))
     last = await play_to_the_end(h, random.Random(7))
+    # In the channel: the card and the end-of-game post; the last ping is gone.
+    kept = h.fake.channel_messages(h.make.channel_id)
+    assert [bool(m["flags"] & (1 << 15)) for m in kept] == [True, False]
+    assert last.final is not None and kept[1]["content"] == last.final.content
     (score,) = followups(await h.command(ANA, "score"))
     assert_clean(h.fake.requests, pinged=[ANA[0], BEN[0]])
     scores_file = next(p.data.decode() for p in last.files
