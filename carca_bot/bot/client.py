@@ -379,6 +379,8 @@ class CarcaBot(discord.Client):
             log.warning("could not post the timer notice in channel %s", report.where.channel)
         if report.auto_played:
             await self.pings.turn(view)
+        elif view.status == "active":  # e.g. a vote to expel opened: the card shows it
+            await self.actions.refresh_card(view)
 
     def _late_words(self, report: TimerReport, board: Game | None) -> str:
         """'⏰ Ana ran out of time, so the bot played the turn: …' and what it scored."""
