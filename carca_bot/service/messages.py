@@ -41,7 +41,7 @@ class MessageOps(ServiceCore):
     async def set_notify(self, user_id: str, mode: str, early: bool) -> None:
         """BadInput("unknown_notify_mode") for a mode not in NOTIFY_MODES."""
         if mode not in NOTIFY_MODES:
-            raise BadInput("unknown_notify_mode", mode=str(mode)[:20], choices=NOTIFY_MODES)
+            raise BadInput("unknown_notify_mode", name=str(mode)[:20], choices=NOTIFY_MODES)
         await self.store.set_notify(user_id, mode, bool(early), self.clock())
 
     async def notify_prefs(self, user_ids: Iterable[str]) -> dict[str, NotifyPref]:

@@ -543,8 +543,8 @@ SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
             p["count"]).format(count=p["count"], limit=p["limit"]),
     # turn notifications
     "unknown_notify_mode": lambda p: _(
-        "unknown way to be told {mode!r}: use {choices}").format(
-        mode=p["mode"], choices=", ".join(p["choices"])),
+        "unknown way to be told {name!r}: use {choices}").format(
+        name=p["name"], choices=", ".join(p["choices"])),
 }
 
 
