@@ -54,6 +54,9 @@ KNOWN_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset({
     ("bot.autocomplete", "bot.client"),
     ("bot.buttons", "bot.client"),
     ("bot.commands", "bot.client"),
+    ("bot.card", "bot.client"),
+    ("bot.ping", "bot.client"),
+    ("bot.notify", "bot.client"),
     # service: errors.py names model types while model.py raises its errors.
     ("service.errors", "service.model"),
 })

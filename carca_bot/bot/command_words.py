@@ -280,4 +280,13 @@ WORDS = WORDS | frozenset({
 WORDS = WORDS | frozenset({
     pgettext('option name', 'hints'),
     pgettext('option description', 'Let the player to act ask the AI for a move (/carc-hint)'),
+    pgettext('command name', 'carc-notify'),
+    pgettext('command description', 'How you are told it is your turn (only you see it)'),
+    pgettext('option name', 'mode'),
+    pgettext('option description', 'A mention in the channel, a direct message, or nothing'),
+    pgettext('choice', "A mention in the game's channel (default)"),
+    pgettext('choice', 'A direct message'),
+    pgettext('choice', 'Nothing'),
+    pgettext('option name', 'early'),
+    pgettext('option description', 'Also tell me when the player before me starts their turn'),
 })

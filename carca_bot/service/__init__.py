@@ -44,6 +44,7 @@ from carca_bot.service.league_ops import (
     Pairing,
     event_config,
 )
+from carca_bot.service.messages import NOTIFY_MODES, MessageOps, NotifyPref
 from carca_bot.service.model import (
     DEFAULT_LIMITS,
     LANGUAGES,
@@ -72,7 +73,7 @@ from carca_bot.store.rows import GameRow  # front ends read rows through the ser
 
 
 class GameService(AiOps, TakebackOps, ClockOps, PlayOps, InfoOps, PostOps, PrefsOps,
-                  LeagueOps):
+                  LeagueOps, MessageOps):
     """All operations; one instance per process and database file."""
 
     @classmethod
@@ -112,6 +113,7 @@ for _name, _operation in inspect.getmembers(GameService, inspect.iscoroutinefunc
 __all__ = [
     "AI_LEVELS",
     "LANGUAGES",
+    "NOTIFY_MODES",
     "Actor",
     "BadInput",
     "CatchUp",
@@ -140,6 +142,7 @@ __all__ = [
     "NotNow",
     "NotYourTurn",
     "Note",
+    "NotifyPref",
     "Pairing",
     "PendingPost",
     "PoolRating",

@@ -202,6 +202,14 @@ class AiOps(LobbyOps):
             self._owns_thinker = True
         return self.thinker
 
+    async def start_ai(self) -> None:
+        """Start the AI's workers now (a long-running front end at start-up), so the
+        first AI seat, hint or late player's turn does not wait for them, and a player
+        out of time gets the AI's move rather than the plainest one."""
+        thinker = self._ai_thinker()
+        if isinstance(thinker, Thinker):
+            await thinker.warm_up()
+
     def _wake_ai(self, game_id: int) -> None:
         task = self._ai_tasks.get(game_id)
         if task is not None and not task.done():

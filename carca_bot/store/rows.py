@@ -129,3 +129,16 @@ class TakebackRow:
     answers: int  # writes so far: a write names the count it read
     opened_at: float
     closed_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameMessages:
+    """The messages a front end keeps for a game: its card (edited in place) and the last
+    turn ping (deleted when the next one goes out). Ids as the front end gives them."""
+
+    card_channel: str | None = None
+    card_id: str | None = None
+    ping_channel: str | None = None
+    ping_id: str | None = None
+    ping_user: str | None = None  # whom the last ping was for
+    ping_moves: int | None = None  # the game's move count when it went out

@@ -321,7 +321,32 @@ V8 = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7, V8)
+# Version 9: the messages a front end keeps per game (the game card it edits in place,
+# the last turn ping it deletes when the next one goes out), and how each user wants to
+# hear that it is their turn.
+V9 = (
+    """
+    CREATE TABLE game_messages (
+        game_id      INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        card_channel TEXT,
+        card_id      TEXT,
+        ping_channel TEXT,
+        ping_id      TEXT,
+        ping_user    TEXT,
+        ping_moves   INTEGER
+    )
+    """,
+    """
+    CREATE TABLE notify_prefs (
+        user_id    TEXT PRIMARY KEY,
+        mode       TEXT NOT NULL CHECK (mode IN ('channel', 'dm', 'none')),
+        early      INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL
+    )
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -35,6 +35,7 @@ from carca_bot.store.league_rows import (
 from carca_bot.store.rows import (
     ActionRow,
     GameData,
+    GameMessages,
     GameRow,
     HintRow,
     PublicChange,
@@ -876,6 +877,55 @@ class Store:
             await db.execute(
                 "DELETE FROM vote_messages WHERE game_id = ? AND kind = ? AND ref = ?",
                 (game_id, kind, ref))
+
+
+    # -- a game's card and turn ping, and how users want to be told ------------------
+
+    async def game_messages(self, game_id: int) -> GameMessages:
+        rows = await self._rows(
+            "SELECT card_channel, card_id, ping_channel, ping_id, ping_user, ping_moves "
+            "FROM game_messages WHERE game_id = ?", (game_id,))
+        if not rows:
+            return GameMessages()
+        cc, ci, pc, pi, pu, pm = rows[0]
+        return GameMessages(cc, ci, pc, pi, pu, None if pm is None else int(pm))
+
+    async def set_card_message(self, game_id: int, channel: str | None,
+                               message: str | None) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO game_messages (game_id, card_channel, card_id) VALUES (?, ?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET card_channel = excluded.card_channel, "
+                "card_id = excluded.card_id", (game_id, channel, message))
+
+    async def set_ping_message(self, game_id: int, channel: str | None, message: str | None,
+                               user_id: str | None, moves: int | None) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO game_messages (game_id, ping_channel, ping_id, ping_user, "
+                "ping_moves) VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+                "ping_channel = excluded.ping_channel, ping_id = excluded.ping_id, "
+                "ping_user = excluded.ping_user, ping_moves = excluded.ping_moves",
+                (game_id, channel, message, user_id, moves))
+
+    async def set_notify(self, user_id: str, mode: str, early: bool, now: float) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO notify_prefs (user_id, mode, early, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "mode = excluded.mode, early = excluded.early, "
+                "updated_at = excluded.updated_at", (user_id, mode, int(early), now))
+
+    async def notify_prefs(self, user_ids: Iterable[str]) -> dict[str, tuple[str, bool]]:
+        """(mode, early) of those of these users who chose; the others are not listed."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" for _ in wanted)
+        rows = await self._rows(
+            f"SELECT user_id, mode, early FROM notify_prefs WHERE user_id IN ({marks})",
+            wanted)
+        return {str(u): (str(m), bool(e)) for u, m, e in rows}
 
 
 RESULT_COLUMNS = ("game_id, seat, guild_id, user_id, display_name, score, played_rank, rank, "

@@ -577,6 +577,10 @@ SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
     "hints_off": lambda p: _("hints are off in this game (the host chooses them when "
                              "creating it)"),
     "hint_failed": lambda p: _("the AI could not find a hint just now: try again"),
+    # turn notifications
+    "unknown_notify_mode": lambda p: _(
+        "unknown way to be told {name!r}: use {choices}").format(
+        name=p["name"], choices=", ".join(p["choices"])),
 }
 
 SERVICE_REFUSALS.update(league.REFUSALS)  # ratings and events: words/league.py

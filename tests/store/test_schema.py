@@ -174,7 +174,7 @@ async def test_a_version_2_file_owes_no_posts_and_goes_on(tmp_path: Path) -> Non
     _version_2_file(path)
     service = await GameService.open(path)
     try:
-        assert (await service.store._rows("PRAGMA user_version"))[0][0] == SCHEMA_VERSION == 8
+        assert (await service.store._rows("PRAGMA user_version"))[0][0] == SCHEMA_VERSION == 9
         for game_id in await service.store.game_ids():
             row = await service.store.game(game_id)
             assert row is not None and row.posted_version == row.public_version == row.version
@@ -281,7 +281,7 @@ async def test_a_version_4_file_gets_clocks_and_its_timers_go_on(tmp_path: Path)
     assert {"reminded", "vacations"} & _tables(path) == set()
     service = await GameService.open(path, clock=lambda: 1000.0)
     try:
-        assert (await service.store._rows("PRAGMA user_version"))[0][0] == SCHEMA_VERSION == 8
+        assert (await service.store._rows("PRAGMA user_version"))[0][0] == SCHEMA_VERSION == 9
         row = await service.store.game(1)
         assert row is not None and row.clock is None and row.alarm is None
         assert row.deadline == 100
