@@ -135,6 +135,11 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
     ops.add_check_arguments(check)
     handlers["check"] = ops.run_check
 
+    migrate = commands.add_parser(
+        "migrate", help="copy every game from a SQLite file to a new PostgreSQL database")
+    ops.add_migrate_arguments(migrate)
+    handlers["migrate"] = ops.run_migrate
+
     local = commands.add_parser("local", help="play in this terminal, without Discord")
     add_arguments(local)
     handlers["local"] = _local

@@ -49,6 +49,7 @@ UNAVAILABLE_STATES = frozenset({"55P03", "25006"})
 
 if TYPE_CHECKING:
     _Proxy: TypeAlias = PoolConnectionProxy[asyncpg.Record]
+    _Any: TypeAlias = asyncpg.Connection[asyncpg.Record] | _Proxy
 
 
 @contextlib.contextmanager
@@ -102,7 +103,7 @@ def _row(record: asyncpg.Record) -> Row:
 class _On:
     """Statements on one connection taken from the pool."""
 
-    def __init__(self, conn: _Proxy, raw: bool = False) -> None:
+    def __init__(self, conn: _Any, raw: bool = False) -> None:
         self._conn = conn
         self._raw = raw
 
@@ -122,6 +123,12 @@ class _On:
             return
         with _mapped(self._raw):
             await self._conn.executemany(batch[0][0], [values for _, values in batch])
+
+
+def statements(conn: _Any) -> Connection:
+    """The store's statements (portable SQL, the store's errors) on a connection of one's
+    own, e.g. inside a transaction `carca-bot migrate` holds open."""
+    return _On(conn)
 
 
 def _rowcount(status: str) -> int:
