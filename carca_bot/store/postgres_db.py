@@ -46,6 +46,8 @@ RETRY_STATES = frozenset({"40001", "40P01"})
 # time (55P03), a read-only standby (25006).
 UNAVAILABLE_CLASSES = ("08", "53", "57", "58")
 UNAVAILABLE_STATES = frozenset({"55P03", "25006"})
+# The connection ended: admin_shutdown, crash_shutdown, cannot_connect_now (and class 08).
+LOST_STATES = frozenset({"57P01", "57P02", "57P03"})
 
 if TYPE_CHECKING:
     _Proxy: TypeAlias = PoolConnectionProxy[asyncpg.Record]
@@ -53,9 +55,16 @@ if TYPE_CHECKING:
 
 
 @contextlib.contextmanager
-def _mapped(raw: bool = False) -> Iterator[None]:
+def _mapped(raw: bool = False, lost: type[Exception] = Retry) -> Iterator[None]:
     """asyncpg's errors as the store's; `raw` (migrations) leaves statement errors as
-    PostgreSQL raised them, for the admin to read."""
+    PostgreSQL raised them, for the admin to read.
+
+    A connection lost before COMMIT wrote nothing (PostgreSQL rolls back what it did not
+    see committed), so it is `lost` = `Retry`: the store runs the method again on
+    another connection (after a server restart every pooled connection is dead, and only
+    finding out tells). Lost during COMMIT, or on a statement of its own, the outcome is
+    unknown: `lost` = `Unavailable`.
+    """
     try:
         yield
     except asyncpg.PostgresError as exc:
@@ -66,11 +75,18 @@ def _mapped(raw: bool = False) -> Iterator[None]:
             raise
         if state.startswith("23"):
             raise IntegrityError(str(exc)) from exc
+        if state.startswith("08") or state in LOST_STATES:
+            raise lost(str(exc)) from exc
         if state[:2] in UNAVAILABLE_CLASSES or state in UNAVAILABLE_STATES:
             raise Unavailable(str(exc)) from exc
         raise
-    except (asyncpg.ConnectionDoesNotExistError, OSError, TimeoutError) as exc:
-        raise Unavailable(str(exc) or type(exc).__name__) from exc
+    except (asyncpg.InterfaceError, asyncpg.InternalClientError, OSError,
+            TimeoutError) as exc:
+        # the connection closed, or closing under an operation (asyncpg then reports
+        # its own state machine's surprise), or the server unreachable
+        if raw:
+            raise
+        raise lost(str(exc) or type(exc).__name__) from exc
 
 
 def _values(statement: str, params: Params) -> tuple[str, list[Any]]:
@@ -103,25 +119,27 @@ def _row(record: asyncpg.Record) -> Row:
 class _On:
     """Statements on one connection taken from the pool."""
 
-    def __init__(self, conn: _Any, raw: bool = False) -> None:
+    def __init__(self, conn: _Any, raw: bool = False,
+                 lost: type[Exception] = Retry) -> None:
         self._conn = conn
         self._raw = raw
+        self._lost = lost
 
     async def execute(self, sql: str, params: Params = ()) -> Result:
         text, values = _values(sql, params)
-        with _mapped(self._raw):
+        with _mapped(self._raw, self._lost):
             return Result(_rowcount(await self._conn.execute(text, *values)))
 
     async def execute_fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         text, values = _values(sql, params)
-        with _mapped(self._raw):
+        with _mapped(self._raw, self._lost):
             return [_row(r) for r in await self._conn.fetch(text, *values)]
 
     async def executemany(self, sql: str, params: Iterable[Params]) -> None:
         batch = [_values(sql, p) for p in params]
         if not batch:
             return
-        with _mapped(self._raw):
+        with _mapped(self._raw, self._lost):
             await self._conn.executemany(batch[0][0], [values for _, values in batch])
 
 
@@ -168,8 +186,9 @@ class PostgresDatabase:
     # -- statements on their own (each its own transaction) ------------------------
 
     async def execute(self, sql: str, params: Params = ()) -> Result:
+        """A statement on its own: a write whose connection is lost may have landed."""
         async with self._connection() as conn:
-            return await _On(conn).execute(sql, params)
+            return await _On(conn, lost=Unavailable).execute(sql, params)
 
     async def execute_fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         async with self._connection() as conn:
@@ -177,7 +196,7 @@ class PostgresDatabase:
 
     async def executemany(self, sql: str, params: Iterable[Params]) -> None:
         async with self._connection() as conn, conn.transaction():
-            await _On(conn).executemany(sql, params)
+            await _On(conn, lost=Unavailable).executemany(sql, params)
 
     # -- transactions -------------------------------------------------------------
 
@@ -194,7 +213,7 @@ class PostgresDatabase:
                 with contextlib.suppress(Exception):  # the connection may be gone
                     await tx.rollback()
                 raise
-            with _mapped():
+            with _mapped(lost=Unavailable):
                 await tx.commit()
 
     @asynccontextmanager

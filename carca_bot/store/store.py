@@ -142,6 +142,9 @@ class Store:
             db = await SqliteDatabase.open(target, synchronous)
         try:
             await migrate(db)
+        except Retry as exc:  # the server went away while we looked at its schema
+            await db.close()
+            raise Unavailable(str(exc)) from exc
         except BaseException:
             await db.close()
             raise
