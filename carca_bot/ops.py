@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import shutil
 import sqlite3
 import sys
@@ -480,7 +481,10 @@ async def database_problem(db_path: str | Path) -> str | None:
     traceback from deep inside the first command.
     """
     from carca_bot.store import SchemaTooNew, Store
+    from carca_bot.store.driver import is_postgres_url
 
+    if is_postgres_url(str(db_path)):
+        return await _server_problem(str(db_path))
     path = Path(db_path)
     if path.is_dir():
         return f"{path} is a folder; name a database file (in that folder or another)"
@@ -504,6 +508,42 @@ async def database_problem(db_path: str | Path) -> str | None:
         return f"cannot open {path}: {exc.strerror or exc}"
     await store.close()
     return None
+
+
+async def _server_problem(url: str) -> str | None:
+    """`database_problem` for a PostgreSQL server: reachable, the database there, this
+    program's schema or an older one."""
+    import asyncpg
+
+    from carca_bot.store import SchemaTooNew, Store
+
+    try:
+        store = await Store.open(url)
+    except SchemaTooNew:
+        return (f"{shown(url)} was set up by a newer version of carca-bot: run that version, "
+                "or restore a backup this one made")
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        return f"cannot use {shown(url)}: {exc or type(exc).__name__}"
+    await store.close()
+    return None
+
+
+def shown(url: str) -> str:
+    """A database URL fit to print: without its password."""
+    return re.sub(r"(//[^:/@]*):[^@/]*@", r"\1:***@", url)
+
+
+def _sqlite_only(args: argparse.Namespace, command: str) -> bool:
+    """Whether the database is a PostgreSQL server, which `command` does not handle
+    (said on stderr)."""
+    from carca_bot.store.driver import is_postgres_url
+
+    if not is_postgres_url(_db_of(args)):
+        return False
+    print(f"carca-bot {command}: {shown(_db_of(args))} is a PostgreSQL database; "
+          f"{command} works on SQLite files (for PostgreSQL use its own tools: pg_dump, "
+          "pg_amcheck)", file=sys.stderr)
+    return True
 
 
 # -- command line ----------------------------------------------------------------------
@@ -544,6 +584,8 @@ def _where_from(args: argparse.Namespace) -> str:
 
 def run_backup(args: argparse.Namespace) -> int:
     """`carca-bot backup`: 0 written and sound, 1 written but damaged, 2 not written."""
+    if _sqlite_only(args, "backup"):
+        return CANNOT
     try:
         report = backup(_db_of(args), args.dest, overwrite=bool(getattr(args, "overwrite",
                                                                         False)))
@@ -556,6 +598,8 @@ def run_backup(args: argparse.Namespace) -> int:
 
 def run_check(args: argparse.Namespace) -> int:
     """`carca-bot check`: 0 healthy, 1 problems found, 2 no database to check."""
+    if _sqlite_only(args, "check"):
+        return CANNOT
     try:
         report = check(_db_of(args), quick=bool(getattr(args, "quick", False)))
     except OpsError as exc:
@@ -563,3 +607,10 @@ def run_check(args: argparse.Namespace) -> int:
         return CANNOT
     print("\n".join(report.lines()))
     return report.status
+
+
+def add_migrate_arguments(parser: argparse.ArgumentParser) -> None:
+    """`carca-bot migrate SQLITE_FILE postgresql://...`."""
+    parser.add_argument("source", metavar="SQLITE_FILE", help="the bot's SQLite database")
+    parser.add_argument("target", metavar="POSTGRESQL_URL",
+                        help="a new, empty PostgreSQL database, as postgresql://user@host/db")

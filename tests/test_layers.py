@@ -27,7 +27,7 @@ ALLOWED: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # i18n: the language being spoken and the catalogues; Babel only in its tool.
     "i18n": (frozenset(), frozenset({"babel"})),
     "render": (frozenset({"engine", "i18n"}), frozenset({"PIL"})),
-    "store": (frozenset({"engine"}), frozenset({"aiosqlite"})),
+    "store": (frozenset({"engine"}), frozenset({"aiosqlite", "asyncpg"})),
     "league": (frozenset({"engine"}), frozenset({"openskill"})),
     # words: the engine's codes in players' language; the front ends' text layer.
     "words": (frozenset({"engine", "i18n"}), frozenset()),

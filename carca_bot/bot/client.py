@@ -159,7 +159,7 @@ class CarcaBot(discord.Client):
                    else c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps([payload, self.settings.test_guild],
                                            sort_keys=True).encode()).hexdigest()
-        marker = Path(str(self.settings.database) + ".commands")
+        marker = command_marker(self.settings.database)
         if marker.exists() and marker.read_text().strip() == digest:
             return
         await self.tree.sync(guild=guild)
@@ -487,6 +487,15 @@ class CarcaBot(discord.Client):
             await self.post(report.where, content)
         except discord.HTTPException:
             log.warning("could not post the lobby expiry in channel %s", report.where.channel)
+
+
+def command_marker(database: object) -> Path:
+    """Where the digest of the last command sync is kept: beside a SQLite file, or in the
+    working folder for a PostgreSQL URL (which names no folder; one per database)."""
+    name = str(database)
+    if name.startswith(("postgresql://", "postgres://")):
+        return Path(f"carca-{hashlib.sha256(name.encode()).hexdigest()[:12]}.commands")
+    return Path(name + ".commands")
 
 
 class Unreachable(Exception):

@@ -1,4 +1,4 @@
-"""Games on disk: each game is its setup plus an append-only action log.
+"""Games in a database: each game is its setup plus an append-only action log.
 
 Every command is one short transaction (`write`) that also bumps the game's
 `version`, so a full disk stores all of a command or none of it, and
@@ -7,24 +7,34 @@ concurrency), so two writers that raced each other cannot both win: the loser
 gets `Conflict` and nothing of its write lands. Actions are keyed
 UNIQUE(game_id, seq), a second guard against a double move.
 
-One connection serves the whole process; an asyncio lock keeps one coroutine's
-transaction from interleaving with another's statements on it.
+The database is SQLite (a file path, the default) or PostgreSQL (a postgresql://
+URL), behind the small interface of `driver.py`; every statement here is in the
+portable SQL described at the top of `schema.py`, and works on both unchanged.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import functools
+import inspect
 import json
-import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import asynccontextmanager
+import random
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
+from carca_bot.store.driver import Connection, Database, is_postgres_url
+from carca_bot.store.errors import (
+    ChannelBusy,
+    Conflict,
+    IntegrityError,
+    Retry,
+    StoreError,
+    Unavailable,
+)
 from carca_bot.store.league_rows import (
     EventGameRow,
     EventRow,
@@ -46,6 +56,10 @@ from carca_bot.store.rows import (
     Usage,
 )
 from carca_bot.store.schema import migrate
+from carca_bot.store.sqlite_db import SqliteDatabase
+from carca_bot.store.sqlite_db import (
+    unavailable_on_sqlite_trouble as _unavailable_on_sqlite_trouble,  # noqa: F401 (older code)
+)
 
 GAME_COLUMNS = ("id, guild_id, channel_id, status, host_id, options, seed, created_at, "
                 "updated_at, version, pending, deadline, outcome, public_version, posted_version, "
@@ -57,37 +71,9 @@ JSON_COLUMNS = frozenset({"pending", "options", "clock"})
 SCOPES = ("guild", "user")  # what a language override belongs to
 
 
-class StoreError(Exception):
-    """A write the store refused."""
-
-
-class Conflict(StoreError):
-    """The game changed since the caller read it; the write was not made."""
-
-
-class ChannelBusy(StoreError):
-    """The channel already has a game in its lobby or running."""
-
-
-class Unavailable(StoreError):
-    """The database cannot be used just now (locked too long, disk full, I/O error).
-
-    Nothing was written: the transaction was rolled back.
-    """
-
-
-_PASSING = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR", "SQLITE_READONLY")
-
-
-@contextlib.contextmanager
-def _unavailable_on_sqlite_trouble() -> Iterator[None]:
-    try:
-        yield
-    except sqlite3.OperationalError as exc:
-        name = getattr(exc, "sqlite_errorname", "") or ""
-        if name.startswith(_PASSING):
-            raise Unavailable(str(exc)) from exc
-        raise
+__all__ = ["ChannelBusy", "Conflict", "IntegrityError", "Store", "StoreError", "Unavailable",
+           "UsageCheck"]
+ATTEMPTS = 5  # runs of a method PostgreSQL could not serialize, before `Unavailable`
 
 
 def _dumps(value: object) -> str:
@@ -131,9 +117,9 @@ SELECT
   (SELECT count(*) FROM games WHERE host_id = :user AND status = 'lobby'),
   (SELECT count(*) FROM (
      SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id
-      WHERE s.user_id = :user AND NOT s.resigned AND g.status IN ('lobby', 'active')
+      WHERE s.user_id = :user AND s.resigned = 0 AND g.status IN ('lobby', 'active')
      UNION
-     SELECT id FROM games WHERE host_id = :user AND status IN ('lobby', 'active'))),
+     SELECT id FROM games WHERE host_id = :user AND status IN ('lobby', 'active')) AS seated),
   (SELECT count(*) FROM games WHERE guild_id = :guild AND status = 'lobby'),
   (SELECT count(*) FROM games WHERE guild_id = :guild AND status = 'active'),
   (SELECT count(*) FROM usage WHERE user_id = :user AND kind = 'thread' AND at > :threads),
@@ -142,61 +128,57 @@ SELECT
 
 
 class Store:
-    """The SQLite file that holds every game."""
+    """The database that holds every game."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
-        self._io = asyncio.Lock()
+        self._io = asyncio.Lock()  # kept for older code; the database serializes itself
 
     @classmethod
-    async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> Store:
-        """Open (creating if needed) and migrate the database at `path`.
+    async def open(cls, target: str | Path, *, synchronous: str = "FULL") -> Store:
+        """Open (creating if needed) and migrate the database `target` names: a
+        `postgresql://` URL, or else the path of a SQLite file.
 
-        `synchronous` FULL makes every commit survive a power cut; NORMAL keeps
-        commits through a process crash only, for speed where that is enough.
+        SQLite only: `synchronous` FULL makes every commit survive a power cut; NORMAL
+        keeps commits through a process crash only, for speed where that is enough.
+        (A PostgreSQL server's durability is its own configuration.)
         """
-        if synchronous not in ("FULL", "NORMAL"):
-            raise ValueError("synchronous must be FULL or NORMAL")
-        db = await aiosqlite.connect(str(path), isolation_level=None)
+        db: Database
+        if is_postgres_url(target):
+            from carca_bot.store.postgres_db import PostgresDatabase
+
+            db = await PostgresDatabase.open(str(target))
+        else:
+            db = await SqliteDatabase.open(target, synchronous)
         try:
-            await db.execute("PRAGMA busy_timeout = 10000")
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute(f"PRAGMA synchronous = {synchronous}")
-            await db.execute("PRAGMA foreign_keys = ON")
             await migrate(db)
+        except Retry as exc:  # the server went away while we looked at its schema
+            await db.close()
+            raise Unavailable(str(exc)) from exc
         except BaseException:
             await db.close()
             raise
         return cls(db)
 
+    @property
+    def backend(self) -> str:
+        """"sqlite" or "postgresql"."""
+        return self._db.kind
+
     async def close(self) -> None:
-        async with self._io:
-            await self._db.close()
+        await self._db.close()
 
     # -- plumbing ---------------------------------------------------------------
 
-    @asynccontextmanager
-    async def _transaction(self, mode: str = "IMMEDIATE") -> AsyncIterator[aiosqlite.Connection]:
-        async with self._io:
-            with _unavailable_on_sqlite_trouble():
-                await self._db.execute(f"BEGIN {mode}")
-                try:
-                    yield self._db
-                    await self._db.execute("COMMIT")
-                except BaseException:
-                    # SQLite may have rolled back already (a full disk does): roll back only
-                    # what is still open, so the real cause is what the caller sees.
-                    if self._db.in_transaction:
-                        await self._db.execute("ROLLBACK")
-                    raise
+    def _transaction(self, mode: str = "IMMEDIATE") -> AbstractAsyncContextManager[Connection]:
+        """IMMEDIATE: a write transaction; DEFERRED: a read-only snapshot."""
+        return self._db.transaction(write=mode == "IMMEDIATE")
 
     async def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
-        async with self._io:
-            with _unavailable_on_sqlite_trouble():
-                return list(await self._db.execute_fetchall(sql, tuple(params)))
+        return await self._db.execute_fetchall(sql, tuple(params))
 
     @staticmethod
-    async def _bump(db: aiosqlite.Connection, game_id: int, version: int, now: float,
+    async def _bump(db: Connection, game_id: int, version: int, now: float,
                     changes: Mapping[str, Any], by: int = 1) -> None:
         unknown = set(changes) - CHANGEABLE
         if unknown:
@@ -212,7 +194,7 @@ class Store:
             raise Conflict(f"game {game_id} is no longer at version {version}")
 
     @staticmethod
-    async def _insert_seats(db: aiosqlite.Connection, game_id: int,
+    async def _insert_seats(db: Connection, game_id: int,
                             seats: Iterable[SeatRow]) -> None:
         await db.executemany(
             "INSERT INTO seats (game_id, seat, user_id, display_name, colour, resigned, "
@@ -220,36 +202,34 @@ class Store:
             [(game_id, s.seat, s.user_id, s.name, s.colour, int(s.resigned), s.exit_score,
               s.ai) for s in seats])
 
-    async def _insert_game(self, db: aiosqlite.Connection, guild: str, channel: str,
+    async def _insert_game(self, db: Connection, guild: str, channel: str,
                            status: str, host: str, options: Mapping[str, Any],
                            seed: int | None, now: float) -> int:
         try:
-            cursor = await db.execute(
+            rows = await db.execute_fetchall(
                 "INSERT INTO games (guild_id, channel_id, status, host_id, options, seed, "
-                "created_at, updated_at, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "created_at, updated_at, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "RETURNING id",
                 (guild, channel, status, host, _dumps(options), seed, now, now,
                  "complete" if status == "finished" else None))
-        except sqlite3.IntegrityError:
+        except IntegrityError:
             raise ChannelBusy(f"channel {channel} already has a game") from None
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        return int(rows[0][0])
 
     # -- limits -----------------------------------------------------------------
 
     @staticmethod
-    async def _usage(db: aiosqlite.Connection, guild: str, user: str, threads_since: float,
+    async def _usage(db: Connection, guild: str, user: str, threads_since: float,
                      imports_since: float) -> Usage:
-        rows = list(await db.execute_fetchall(USAGE, {
-            "user": user, "guild": guild, "threads": threads_since, "imports": imports_since}))
+        rows = await db.execute_fetchall(USAGE, {
+            "user": user, "guild": guild, "threads": threads_since, "imports": imports_since})
         return Usage(*(int(n) for n in rows[0]))
 
     async def usage(self, guild: str, user: str, threads_since: float,
                     imports_since: float) -> Usage:
-        async with self._io:
-            with _unavailable_on_sqlite_trouble():
-                return await self._usage(self._db, guild, user, threads_since, imports_since)
+        return await self._usage(self._db, guild, user, threads_since, imports_since)
 
-    async def _check_and_count(self, db: aiosqlite.Connection, guild: str, user: str,
+    async def _check_and_count(self, db: Connection, guild: str, user: str,
                                check: UsageCheck | None, kind: str | None, now: float) -> None:
         if check is not None:
             check.check(await self._usage(db, guild, user, check.threads_since,
@@ -318,7 +298,7 @@ class Store:
                     "INSERT INTO actions (game_id, seq, user_id, action, at) "
                     "VALUES (?, ?, ?, ?, ?)",
                     [(game_id, seq, user, _dumps(action), now) for seq, user, action in actions])
-            except sqlite3.IntegrityError:
+            except IntegrityError:
                 raise Conflict(f"game {game_id} already has one of these actions") from None
             if public is not None:
                 await db.execute("UPDATE games SET public_version = ? WHERE id = ?",
@@ -327,7 +307,7 @@ class Store:
         return version + by
 
     @staticmethod
-    async def _insert_public(db: aiosqlite.Connection, game_id: int, version: int,
+    async def _insert_public(db: Connection, game_id: int, version: int,
                              public: PublicChange, now: float) -> None:
         await db.execute(
             "INSERT INTO public_events (game_id, version, moves_before, at, lines) "
@@ -360,7 +340,7 @@ class Store:
             "  (SELECT min(e.at) FROM public_events e WHERE e.game_id = g.id "
             "   AND e.version > g.posted_version) AS since "
             "FROM games g WHERE g.public_version > g.posted_version "
-            "ORDER BY since, g.id LIMIT ?", (limit,))
+            "ORDER BY since NULLS FIRST, g.id LIMIT ?", (limit,))
         return [Unposted(int(i), g, c, int(p), int(v), float(t or 0.0))
                 for i, g, c, p, v, t in rows]
 
@@ -377,8 +357,10 @@ class Store:
         last public change. What was delivered is forgotten."""
         async with self._transaction() as db:
             await db.execute(
-                "UPDATE games SET posted_version = max(posted_version, min(?, public_version)) "
-                "WHERE id = ?", (version, game_id))
+                "UPDATE games SET posted_version = CASE "
+                "WHEN ? <= posted_version OR public_version <= posted_version "
+                "THEN posted_version WHEN ? >= public_version THEN public_version ELSE ? END "
+                "WHERE id = ?", (version, version, version, game_id))
             await db.execute(
                 "DELETE FROM public_events WHERE game_id = ? AND version <= "
                 "(SELECT posted_version FROM games WHERE id = ?)", (game_id, game_id))
@@ -392,8 +374,8 @@ class Store:
     async def load(self, game_id: int) -> GameData | None:
         """The game, its seats and its log, read in one snapshot."""
         async with self._transaction("DEFERRED") as db:
-            rows = list(await db.execute_fetchall(
-                f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)))
+            rows = await db.execute_fetchall(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
             if not rows:
                 return None
             seats = await db.execute_fetchall(SEATS_OF_GAME, (game_id,))
@@ -477,7 +459,8 @@ class Store:
         async with self._transaction() as db:
             await db.execute(
                 "INSERT INTO reminded (user_id, at) VALUES (?, ?) ON CONFLICT (user_id) "
-                "DO UPDATE SET at = max(at, excluded.at)", (user_id, at))
+                "DO UPDATE SET at = CASE WHEN excluded.at > reminded.at THEN excluded.at "
+                "ELSE reminded.at END", (user_id, at))
 
     async def vacations(self, user_ids: Iterable[str]) -> dict[str, list[tuple[float, float]]]:
         """Every stored vacation of these users, oldest first."""
@@ -487,15 +470,15 @@ class Store:
             return found
         marks = ", ".join("?" * len(wanted))
         rows = await self._rows(
-            f"SELECT user_id, start, end FROM vacations WHERE user_id IN ({marks}) "
-            "ORDER BY user_id, start", wanted)
+            f'SELECT user_id, start, "end" FROM vacations WHERE user_id IN ({marks}) '
+            'ORDER BY user_id, start', wanted)
         for user, start, end in rows:
             found[str(user)].append((float(start), float(end)))
         return found
 
     async def add_vacation(self, user_id: str, start: float, end: float) -> None:
         async with self._transaction() as db:
-            await db.execute("INSERT INTO vacations (user_id, start, end) VALUES (?, ?, ?)",
+            await db.execute('INSERT INTO vacations (user_id, start, "end") VALUES (?, ?, ?)',
                              (user_id, start, end))
 
     async def end_vacations(self, user_id: str, now: float) -> int:
@@ -505,7 +488,7 @@ class Store:
             gone = await db.execute(
                 "DELETE FROM vacations WHERE user_id = ? AND start >= ?", (user_id, now))
             cut = await db.execute(
-                "UPDATE vacations SET end = ? WHERE user_id = ? AND start < ? AND end > ?",
+                'UPDATE vacations SET "end" = ? WHERE user_id = ? AND start < ? AND "end" > ?',
                 (now, user_id, now, now))
             return int(gone.rowcount) + int(cut.rowcount)
 
@@ -513,7 +496,7 @@ class Store:
         """The running clock games the user still plays in."""
         rows = await self._rows(
             "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? "
-            "AND NOT s.resigned AND g.status = 'active' AND g.clock IS NOT NULL ORDER BY g.id",
+            "AND s.resigned = 0 AND g.status = 'active' AND g.clock IS NOT NULL ORDER BY g.id",
             (user_id,))
         return [int(r[0]) for r in rows]
 
@@ -821,7 +804,7 @@ class Store:
                 raise Conflict(f"game {game_id}: move {seq} was already asked about")
 
     @staticmethod
-    async def _answer(db: aiosqlite.Connection, game_id: int, seq: int, answers: int,
+    async def _answer(db: Connection, game_id: int, seq: int, answers: int,
                       accepted: Sequence[int], state: str, now: float) -> None:
         cursor = await db.execute(
             "UPDATE takebacks SET accepted = ?, state = ?, answers = answers + 1, "
@@ -952,3 +935,36 @@ def _event_row(row: Sequence[Any]) -> EventRow:
                     json.loads(data), json.loads(options), int(version), str(by),
                     float(created), float(updated), str(series), int(season), int(division),
                     int(reminded), int(announced), float(digest))
+
+# -- running a method again when PostgreSQL could not serialize it ---------------------
+
+_RETRYING: ContextVar[bool] = ContextVar("store_retrying", default=False)
+
+
+def _retried(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """Run the whole method again (after a short random pause) when its transaction lost
+    to a concurrent one (`Retry`: nothing was written); `Unavailable` after ATTEMPTS.
+    A method called by another runs inside its caller's attempt."""
+    @functools.wraps(method)
+    async def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if _RETRYING.get():
+            return await method(*args, **kwargs)
+        token = _RETRYING.set(True)
+        try:
+            for attempt in range(ATTEMPTS):
+                try:
+                    return await method(*args, **kwargs)
+                except Retry as exc:
+                    last = exc
+                    await asyncio.sleep(random.uniform(0, 0.005 * 2 ** attempt))
+            raise Unavailable(f"still colliding with other writers after {ATTEMPTS} "
+                              f"attempts: {last}") from last
+        finally:
+            _RETRYING.reset(token)
+    return wrapper
+
+
+# Every public method, those added later included.
+for _name, _method in inspect.getmembers(Store, inspect.iscoroutinefunction):
+    if not _name.startswith("_") and _name not in ("open", "close"):
+        setattr(Store, _name, _retried(_method))

@@ -1,9 +1,9 @@
-"""The store's guarantees: one live game per channel, optimistic writes, atomic appends."""
+"""The store's guarantees: one live game per channel, optimistic writes, atomic appends.
+
+Each test runs on SQLite and on PostgreSQL (the `store` fixture, tests/store/conftest.py)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,13 +13,6 @@ from carca_bot.store import ChannelBusy, Conflict, SeatRow, Store
 HOST = SeatRow(0, "u1", "Ana", 0)
 GUEST = SeatRow(1, "u2", "Ben", 1)
 TILE = {"by": "Ana", "tile": "U", "at": [1, 0], "rot": 0}
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "store.sqlite3")
-    yield opened
-    await opened.close()
 
 
 async def _game(store: Store, channel: str = "c") -> int:

@@ -1,0 +1,249 @@
+"""The PostgreSQL backend (asyncpg): a pool of connections to one server, shared by
+every bot process that points CARCA_DB at it.
+
+Write transactions run SERIALIZABLE: PostgreSQL then lets each commit only if it could
+have run alone, which is what SQLite's one-writer-at-a-time gave the store (a usage
+limit checked and a game created in one transaction cannot both slip past a second
+process doing the same). A transaction that loses to a concurrent one raises `Retry`,
+having written nothing; the store runs the whole method again. Versions stay the guard
+against a stale move: the retried UPDATE then matches no row and the caller gets
+`Conflict`. Reads that need one snapshot run REPEATABLE READ READ ONLY, which never
+has to be retried.
+
+The schema version lives in a one-row table, `carca_schema`; migrations run under a
+transaction-scoped advisory lock (`MIGRATION_LOCK`), so of several processes starting
+at once one migrates and the others find the work done.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from contextlib import asynccontextmanager
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+import asyncpg
+
+if TYPE_CHECKING:
+    from asyncpg.pool import PoolConnectionProxy
+
+from carca_bot.store.driver import Connection, Params, Result, Row
+from carca_bot.store.errors import IntegrityError, Retry, Unavailable
+from carca_bot.store.postgres_sql import to_postgres
+
+POOL_SIZE = 10  # connections per process; PostgreSQL's default limit is 100 in all
+LOCK_TIMEOUT_MS = 10_000  # as SQLite's busy_timeout: a lock held longer is `Unavailable`
+# The advisory lock key of migrations (one 64-bit key space per database, shared with
+# any other advisory locks the program takes: pick others far from this one).
+MIGRATION_LOCK = 0x6361726361_0001  # "carca", 1
+SCHEMA_TABLE = "carca_schema"  # the one-row table holding the schema version
+
+# serialization_failure, deadlock_detected: nothing was written, run it again
+RETRY_STATES = frozenset({"40001", "40P01"})
+# The server cannot serve now: connection trouble (08), out of resources such as a full
+# disk (53), shutting down or starting (57), its own I/O errors (58), a lock not had in
+# time (55P03), a read-only standby (25006).
+UNAVAILABLE_CLASSES = ("08", "53", "57", "58")
+UNAVAILABLE_STATES = frozenset({"55P03", "25006"})
+# The connection ended: admin_shutdown, crash_shutdown, cannot_connect_now (and class 08).
+LOST_STATES = frozenset({"57P01", "57P02", "57P03"})
+
+if TYPE_CHECKING:
+    _Proxy: TypeAlias = PoolConnectionProxy[asyncpg.Record]
+    _Any: TypeAlias = asyncpg.Connection[asyncpg.Record] | _Proxy
+
+
+@contextlib.contextmanager
+def _mapped(raw: bool = False, lost: type[Exception] = Retry) -> Iterator[None]:
+    """asyncpg's errors as the store's; `raw` (migrations) leaves statement errors as
+    PostgreSQL raised them, for the admin to read.
+
+    A connection lost before COMMIT wrote nothing (PostgreSQL rolls back what it did not
+    see committed), so it is `lost` = `Retry`: the store runs the method again on
+    another connection (after a server restart every pooled connection is dead, and only
+    finding out tells). Lost during COMMIT, or on a statement of its own, the outcome is
+    unknown: `lost` = `Unavailable`.
+    """
+    try:
+        yield
+    except asyncpg.PostgresError as exc:
+        state = str(getattr(exc, "sqlstate", "") or "")
+        if state in RETRY_STATES:
+            raise Retry(str(exc)) from exc
+        if raw:
+            raise
+        if state.startswith("23"):
+            raise IntegrityError(str(exc)) from exc
+        if state.startswith("08") or state in LOST_STATES:
+            raise lost(str(exc)) from exc
+        if state[:2] in UNAVAILABLE_CLASSES or state in UNAVAILABLE_STATES:
+            raise Unavailable(str(exc)) from exc
+        raise
+    except (asyncpg.InterfaceError, asyncpg.InternalClientError, OSError,
+            TimeoutError) as exc:
+        # the connection closed, or closing under an operation (asyncpg then reports
+        # its own state machine's surprise), or the server unreachable
+        if raw:
+            raise
+        raise lost(str(exc) or type(exc).__name__) from exc
+
+
+def _values(statement: str, params: Params) -> tuple[str, list[Any]]:
+    """The statement as PostgreSQL reads it, and its values in `$n` order."""
+    translated = to_postgres(statement)
+    if translated.names is not None:
+        if not isinstance(params, Mapping):
+            raise TypeError("a statement with :name placeholders takes a mapping")
+        return translated.sql, [params[n] for n in translated.names]
+    if isinstance(params, Mapping):
+        raise TypeError("a statement with ? placeholders takes a sequence")
+    values = list(params)
+    if len(values) != translated.count:
+        raise ValueError(f"the statement takes {translated.count} values, not {len(values)}")
+    return translated.sql, values
+
+
+def _plain(value: Any) -> Any:
+    """SQLite's kinds of values: a NUMERIC (what PostgreSQL's sum of BIGINTs is) comes
+    back as an int when whole, else a float."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
+
+
+def _row(record: asyncpg.Record) -> Row:
+    return tuple(_plain(v) for v in record.values())
+
+
+class _On:
+    """Statements on one connection taken from the pool."""
+
+    def __init__(self, conn: _Any, raw: bool = False,
+                 lost: type[Exception] = Retry) -> None:
+        self._conn = conn
+        self._raw = raw
+        self._lost = lost
+
+    async def execute(self, sql: str, params: Params = ()) -> Result:
+        text, values = _values(sql, params)
+        with _mapped(self._raw, self._lost):
+            return Result(_rowcount(await self._conn.execute(text, *values)))
+
+    async def execute_fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        text, values = _values(sql, params)
+        with _mapped(self._raw, self._lost):
+            return [_row(r) for r in await self._conn.fetch(text, *values)]
+
+    async def executemany(self, sql: str, params: Iterable[Params]) -> None:
+        batch = [_values(sql, p) for p in params]
+        if not batch:
+            return
+        with _mapped(self._raw, self._lost):
+            await self._conn.executemany(batch[0][0], [values for _, values in batch])
+
+
+def statements(conn: _Any) -> Connection:
+    """The store's statements (portable SQL, the store's errors) on a connection of one's
+    own, e.g. inside a transaction `carca-bot migrate` holds open."""
+    return _On(conn)
+
+
+def _rowcount(status: str) -> int:
+    """The rows a command changed, from its status ("UPDATE 1", "INSERT 0 3")."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else -1
+
+
+class PostgresDatabase:
+    """A PostgreSQL database opened for the store."""
+
+    kind = "postgresql"
+
+    def __init__(self, pool: asyncpg.Pool[asyncpg.Record]) -> None:
+        self.pool = pool
+
+    @classmethod
+    async def open(cls, url: str, pool_size: int = POOL_SIZE) -> PostgresDatabase:
+        pool = await asyncpg.create_pool(
+            url, min_size=1, max_size=pool_size,
+            server_settings={"lock_timeout": str(LOCK_TIMEOUT_MS)})
+        return cls(pool)
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[_Proxy]:
+        with _mapped():
+            conn = await self.pool.acquire()
+        try:
+            yield conn
+        finally:
+            with contextlib.suppress(Exception):
+                await self.pool.release(conn)
+
+    # -- statements on their own (each its own transaction) ------------------------
+
+    async def execute(self, sql: str, params: Params = ()) -> Result:
+        """A statement on its own: a write whose connection is lost may have landed."""
+        async with self._connection() as conn:
+            return await _On(conn, lost=Unavailable).execute(sql, params)
+
+    async def execute_fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        async with self._connection() as conn:
+            return await _On(conn).execute_fetchall(sql, params)
+
+    async def executemany(self, sql: str, params: Iterable[Params]) -> None:
+        async with self._connection() as conn, conn.transaction():
+            await _On(conn, lost=Unavailable).executemany(sql, params)
+
+    # -- transactions -------------------------------------------------------------
+
+    @asynccontextmanager
+    async def transaction(self, write: bool = True) -> AsyncIterator[Connection]:
+        async with self._connection() as conn:
+            tx = conn.transaction(isolation="serializable" if write else "repeatable_read",
+                                  readonly=not write)
+            with _mapped():
+                await tx.start()
+            try:
+                yield _On(conn)
+            except BaseException:
+                with contextlib.suppress(Exception):  # the connection may be gone
+                    await tx.rollback()
+                raise
+            with _mapped(lost=Unavailable):
+                await tx.commit()
+
+    @asynccontextmanager
+    async def migrating(self) -> AsyncIterator[Connection]:
+        async with self._connection() as conn:
+            tx = conn.transaction()
+            await tx.start()
+            try:
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                await conn.execute(
+                    f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} ("
+                    "one BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (one), "
+                    "version INTEGER NOT NULL)")
+                yield _On(conn, raw=True)
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await tx.rollback()
+                raise
+            await tx.commit()
+
+    async def schema_version(self, db: Connection | None = None) -> int:
+        reader: Connection = self if db is None else db
+        rows = await reader.execute_fetchall(
+            f"SELECT CASE WHEN to_regclass('{SCHEMA_TABLE}') IS NULL THEN 0 ELSE 1 END")
+        if not rows[0][0]:
+            return 0
+        rows = await reader.execute_fetchall(f"SELECT version FROM {SCHEMA_TABLE}")
+        return int(rows[0][0]) if rows else 0
+
+    async def set_schema_version(self, db: Connection, version: int) -> None:
+        await db.execute(
+            f"INSERT INTO {SCHEMA_TABLE} (one, version) VALUES (TRUE, ?) "
+            "ON CONFLICT (one) DO UPDATE SET version = excluded.version", (version,))
