@@ -253,7 +253,9 @@ class Game:
 
     def push(self, move: Move) -> None:
         """Play `move` for whoever must decide now; raises IllegalMove and changes nothing."""
-        self._push(move, self.deciding)
+        phase = self.phase  # `self.deciding`, spelt out: this runs at every move
+        self._push(move, self.current if phase is Phase.TILE or phase is Phase.PLACED
+                   else self.deciding)
 
     def _push(self, move: Move, player: int | None) -> None:
         frame = self._frame(move, player)
@@ -420,21 +422,24 @@ class Game:
         board = self.board
         placed = board.tiles[turn.pos]
         names = ("C",) if placed.shape is None else plan_of(placed.shape).names
-        find, features, figures = board.find, board.features, self.figures
+        parent, features, figures = board.parent, board.features, self.figures
         free: list[tuple[str, Kind]] = []  # segments with nobody on their feature
+        squares: set[Pos] | None = None  # where figures stand, when first needed
         for name, node in zip(names, placed.nodes, strict=True):
-            root = find(node)
+            root = node
+            while parent[root] != root:  # `board.find`, spelt out: this runs at every turn
+                root = parent[root]
             feat = features[root]
             assert feat is not None
             tiles = feat.tiles
-            if len(tiles) > 1:  # a figure stands on a square of its feature, none here yet
-                for fig in figures:
-                    if fig.pos in tiles and find(fig.node) == root:
-                        break
-                else:
-                    free.append((name, feat.kind))
-            else:
-                free.append((name, feat.kind))
+            # A figure stands on a square of its feature (none on this tile yet): only a
+            # feature reaching a square with a figure on it needs the finds.
+            if len(tiles) > 1:
+                if squares is None:
+                    squares = {fig.pos for fig in figures}
+                if not tiles.isdisjoint(squares) and self._occupied(root, tiles):
+                    continue
+            free.append((name, feat.kind))
         hand = self.hand[turn.player]
         result: list[Deploy] = []
         for figure in FIGURES:
@@ -449,6 +454,18 @@ class Game:
                 if kind in allowed:
                     result.append(deploying(figure, name))
         return result
+
+    def _occupied(self, root: int, tiles: frozenset[Pos]) -> bool:
+        """Whether a figure stands on the feature of `root` (whose squares are `tiles`)."""
+        parent = self.board.parent
+        for fig in self.figures:
+            if fig.pos in tiles:
+                node = fig.node
+                while parent[node] != node:
+                    node = parent[node]
+                if node == root:
+                    return True
+        return False
 
     def _abbot(self, player: int) -> Figure | None:
         return abbot_of(self, player)
@@ -505,7 +522,7 @@ class Game:
                     return []
                 placings = self._placings(tile)
                 return placings if placings else [Discard(tile)]
-            moves = [DRAW] if self.tiles_left else []
+            moves = [DRAW] if any(self.supply.values()) else []  # counts are never negative
             if self.hand[self.current].get("abbey", 0) > 0:
                 moves.extend(PlaceAbbey(pos) for pos in self.abbey_squares())
             return moves

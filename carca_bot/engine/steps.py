@@ -54,7 +54,7 @@ def play(game: GameState, move: Move, player: int) -> None:
 
 def _draw(game: GameState, player: int) -> None:
     check_turn(game, player, Phase.TILE)
-    if not game.tiles_left:
+    if not any(game.supply.values()):  # `tiles_left`, without the sum
         raise IllegalMove("no_tiles_left")
 
 
