@@ -326,7 +326,7 @@ class Game:
 
     def legal_placements(self, tile: str) -> list[Placement]:
         """Every square and rotation where `tile` may be placed now."""
-        tile_type = self.catalogue[tile]
+        tile_type = self.catalogue.tiles[tile]
         if self._edges_decide(tile_type):
             return spots.placements(tile_type, self.board.frontier)
         return [Placement(pos, rot) for pos, rot in self._spots(tile)]
@@ -344,7 +344,7 @@ class Game:
 
     def _spots(self, tile: str) -> list[tuple[Pos, int]]:
         """(square, quarter turns) where `tile` may lie, squares in frontier order."""
-        tile_type = self.catalogue[tile]
+        tile_type = self.catalogue.tiles[tile]
         frontier = self.board.frontier
         result: list[tuple[Pos, int]] = []
         if tile_type.is_river:
@@ -369,13 +369,13 @@ class Game:
 
     def _placings(self, tile: str) -> list[Move]:
         """`legal_placements` as `PlaceTile` moves."""
-        tile_type = self.catalogue[tile]
+        tile_type = self.catalogue.tiles[tile]
         if self._edges_decide(tile_type):
             return spots.place_tiles(tile_type, self.board.frontier)
         return [placing(tile, pos, rot) for pos, rot in self._spots(tile)]
 
     def fits_somewhere(self, tile: str) -> bool:
-        tile_type = self.catalogue[tile]
+        tile_type = self.catalogue.tiles[tile]
         if tile_type.is_river or tile_type.shapes[0].building is not None:
             return bool(self._spots(tile))
         return any(rotations_fitting(tile_type, key) for key in self.board.frontier.values())
@@ -512,7 +512,7 @@ class Game:
             moves: list[Move] = [*self.legal_deployments()]
             if self.can_recall():
                 moves.append(Recall())
-            if self.setup.pairs:
+            if self.tunnels:
                 moves.extend(PlaceToken(s.pos, s.on, s.pair) for s in self.legal_tokens())
             moves.append(END_TURN)
             return moves
