@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, NamedTuple, TypeVar
 
-from carca_bot.engine import spots, steps, supply
+from carca_bot.engine import spots, supply
 from carca_bot.engine.board import Board, plan_of
 from carca_bot.engine.catalogue import Kind, TileType, catalogue
 from carca_bot.engine.checks import placement_problem
@@ -51,6 +51,7 @@ from carca_bot.engine.placement import rotations_fitting
 from carca_bot.engine.rules import active
 from carca_bot.engine.setup import Setup
 from carca_bot.engine.spots import Placement
+from carca_bot.engine.steps import STEPS
 
 __all__ = ["Deployment", "Game", "Phase", "Placement", "Turn"]
 
@@ -260,8 +261,10 @@ class Game:
     def _push(self, move: Move, player: int | None) -> None:
         frame = self._frame(move, player)
         self.frames.append(frame)
+        step = STEPS.get(type(move))  # `steps.play`, spelt out: this runs at every move
         try:
-            steps.play(self, move, -1 if player is None else player)
+            if step is not None:
+                step(self, move, -1 if player is None else player)
         except BaseException as err:
             self.frames.pop()
             self._undo(frame)
