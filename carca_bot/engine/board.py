@@ -90,6 +90,21 @@ class Plan:
 
 
 _PLANS: dict[int, tuple[Shape, Plan]] = {}
+SEGMENTS = 16  # more than any tile has (9)
+# Square -> its one-square set and its (square, segment index) locations, shared by
+# every tile placed there in any game (all immutable): placing then makes none of them,
+# and every object made at a placement that lives on is one more for the garbage
+# collector to walk. Bounded like the other tables of a long-running process.
+_SQUARES: dict[Pos, tuple[frozenset[Pos], tuple[tuple[Pos, int], ...]]] = {}
+
+
+def _square(pos: Pos) -> tuple[frozenset[Pos], tuple[tuple[Pos, int], ...]]:
+    made = _SQUARES.get(pos)
+    if made is None:
+        if len(_SQUARES) > 100_000:
+            _SQUARES.clear()
+        made = _SQUARES[pos] = (frozenset((pos,)), tuple([(pos, i) for i in range(SEGMENTS)]))
+    return made
 
 
 def plan_of(shape: Shape) -> Plan:
@@ -106,6 +121,7 @@ def plan_of(shape: Shape) -> Plan:
         for side, (dx, dy), facing, halves in _SIDES)
     touched = tuple(i for i, seg in enumerate(shape.segments)
                     if seg.kind is Kind.CITY or seg.kind is Kind.ROAD)
+    assert len(segments) <= SEGMENTS, shape.tile  # `_square` makes SEGMENTS locations
     plan = Plan(segments, sides, touched, tuple(seg.name for seg in shape.segments))
     _PLANS[id(shape)] = (shape, plan)
     return plan
@@ -257,9 +273,9 @@ class Board:
         parent, features, location = self.parent, self.features, self.location
         first = len(parent)
         count = len(plan.segments)
-        square = frozenset((pos,))
+        square, locations = _square(pos)
         parent.extend(range(first, first + count))
-        location.extend([(pos, i) for i in range(count)])
+        location.extend(locations[:count])
         for kind, open_edges, pennants, cities, building in plan.segments:
             features.append(_feature(Feature, (
                 kind, square, open_edges, pennants,

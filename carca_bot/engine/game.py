@@ -86,7 +86,7 @@ class Frame(NamedTuple):
     river_turns: int
     events: int
     history: int
-    hand: tuple[tuple[tuple[str, int], ...], ...] | None
+    hand: tuple[dict[str, int], ...] | None  # copies, never changed: `_undo` copies again
     figures: tuple[Figure, ...] | None
     tokens: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, tuple[int, int]], ...]] | None
     scores: tuple[int, ...] | None
@@ -106,6 +106,7 @@ _SAVES: dict[type, tuple[bool, bool, bool, bool]] = {
                  MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd)}
 
 
+_TAKES_TILE = (PlaceTile, Discard)  # the moves that take a tile from the supply
 _new_frame = tuple.__new__  # a Frame without its Python-level constructor: made at every move
 _NOTHING = (0,) * (len(Frame._fields) - 3)  # the rest of a Draw's frame: never read
 
@@ -209,7 +210,7 @@ class Game:
         if type(move) is Draw:  # only checks that a tile may be drawn
             return _new_frame(Frame, (move, player, -1, *_NOTHING))
         full, figures, tokens, takes_tile = _SAVES.get(type(move), (True, True, True, True))
-        tile = move.tile if takes_tile and isinstance(move, PlaceTile | Discard) else None
+        tile = move.tile if takes_tile and isinstance(move, _TAKES_TILE) else None
         tokens = tokens and self.tunnels  # without the Tunnel, tokens never change
         river, board = self.river, self.board
         return _new_frame(Frame, (
@@ -218,7 +219,7 @@ class Game:
             self.current, self.phase, self.turn, self.ending, self.last_placed,
             tile, 0 if tile is None else self.supply[tile],
             river.open_end, len(river.turns), len(self.events), len(self.history),
-            tuple([tuple(h.items()) for h in self.hand]) if figures else None,
+            tuple([h.copy() for h in self.hand]) if figures else None,
             tuple(self.figures) if figures else None,
             (tuple([tuple(t) for t in self.tokens]), tuple(self.entrances.items()))
             if tokens else None,
