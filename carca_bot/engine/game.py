@@ -25,7 +25,7 @@ from carca_bot.engine.expansions.abbey_mayor import wagon_targets
 from carca_bot.engine.expansions.abbot import abbot_of
 from carca_bot.engine.expansions.cult import cult_problem
 from carca_bot.engine.expansions.river import River
-from carca_bot.engine.figures import ALLOWED_ON, CORNER_FIGURES, FIGURES, starting_hand
+from carca_bot.engine.figures import ALLOWED_ON, FIGURES, starting_hand
 from carca_bot.engine.geometry import CORNER_NAMES, Pos
 from carca_bot.engine.moves import (
     CLOSING,
@@ -106,6 +106,8 @@ _SAVES: dict[type, tuple[bool, bool, bool, bool]] = {
                  MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd)}
 
 
+# Each figure, in the order choices are listed, with the kinds it stands on (None: a corner).
+_STANDS_ON = tuple((figure, ALLOWED_ON.get(figure)) for figure in FIGURES)
 _TAKES_TILE = (PlaceTile, Discard)  # the moves that take a tile from the supply
 _new_frame = tuple.__new__  # a Frame without its Python-level constructor: made at every move
 _NOTHING = (0,) * (len(Frame._fields) - 3)  # the rest of a Draw's frame: never read
@@ -446,14 +448,13 @@ class Game:
             free.append((name, feat.kind))
         hand = self.hand[turn.player]
         result: list[Deploy] = []
-        for figure in FIGURES:
-            if hand.get(figure, 0) <= 0:
+        for figure, allowed in _STANDS_ON:
+            if not hand.get(figure):  # counts are never negative
                 continue
-            if figure in CORNER_FIGURES:
+            if allowed is None:  # a corner figure (the barn)
                 result.extend(deploying(figure, on) for on in CORNER_NAMES
                               if deploy_problem(self, turn, figure, on)[0] is None)
                 continue
-            allowed = ALLOWED_ON[figure]
             for name, kind in free:
                 if kind in allowed:
                     result.append(deploying(figure, name))
