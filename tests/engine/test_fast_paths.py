@@ -256,6 +256,8 @@ def test_a_garden_with_no_building_near_is_completed() -> None:
     garden = next(t for t in tiles if t.shapes[0].garden is not None
                   and t.shapes[0].building is None)
     plain = next(t for t in tiles if t.shapes[0].garden is None and t.shapes[0].building is None)
+    index = garden.shapes[0].garden
+    assert index is not None
     board = Board()
     board.place((0, 0), garden.shapes[0])
     for dx, dy in AROUND:
@@ -264,4 +266,4 @@ def test_a_garden_with_no_building_near_is_completed() -> None:
         as_placed = Turn(0, "", (dx, dy))
         found = completed_features(board, as_placed)
         assert found == plain_completed(board, as_placed)
-        assert board.find(board.tiles[(0, 0)].nodes[garden.shapes[0].garden]) in found
+        assert board.find(board.tiles[(0, 0)].nodes[index]) in found
