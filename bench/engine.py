@@ -7,8 +7,10 @@ alike, after a warm-up of both engines' caches (then `gc.freeze()`). Prints,
 for each measure, the old time, the new time, the ratio and the target.
 When `carca_bot.engine` is the compiled build (`CARCA_COMPILE=1`, see setup.py), the
 same source is also loaded as plain Python (`pure_engine`): "new" is then the pure
-engine and a "compiled" column follows, all in the same run.
-Run: python bench/engine.py [--games N] [--baseline COMMIT]
+engine and a "compiled" column follows, all in the same run. `--also COMMIT` adds a
+column for an earlier engine v2 (played the same way as "new"), to time a speed step
+against where it started.
+Run: python bench/engine.py [--games N] [--baseline COMMIT] [--also COMMIT]
 """
 
 from __future__ import annotations
@@ -49,15 +51,15 @@ def _import_as(package: Path, name: str) -> ModuleType:
     return importlib.import_module(name)
 
 
-def load_baseline(commit: str, where: Path) -> ModuleType:
-    """The engine of `commit`, importable as `baseline_engine`."""
+def load_baseline(commit: str, where: Path, name: str = "baseline_engine") -> ModuleType:
+    """The engine of `commit`, importable as `name`."""
     where.mkdir(parents=True, exist_ok=True)
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "carca_bot/engine"],
                              check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True)
-    package = where / "baseline_engine"
+    package = where / name
     (where / "carca_bot" / "engine").rename(package)
-    return _import_as(package, "baseline_engine")
+    return _import_as(package, name)
 
 
 def compiled() -> bool:
@@ -212,6 +214,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--baseline", default=BASELINE)
+    parser.add_argument("--also", help="an earlier engine v2 commit, timed like the new one")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         old = load_baseline(args.baseline, Path(tmp) / "old")
@@ -222,6 +225,10 @@ def main() -> None:
         if compiled():
             engines.insert(0, Engine.of(load_pure(Path(tmp) / "pure").__name__))
         names = ["new", "compiled"][:len(engines)]
+        if args.also:  # an earlier v2 first, so each ratio reads against the old engine
+            engines.insert(0, Engine.of(
+                load_baseline(args.also, Path(tmp) / "also", "also_engine").__name__))
+            names.insert(0, args.also[:12])
         seeds = range(args.games)
         print(f"2 players, base+River+Abbot, {args.games} games; times in µs "
               f"(baseline {args.baseline}); engine: "

@@ -8,7 +8,9 @@ how big, is it complete" is a `find` and an attribute read.
 Undo: features are immutable (a change replaces the record on its root), `find`
 does not compress paths, and every write to an existing entry is logged, so
 `undo(mark)` takes back a placement in time proportional to what it changed,
-and `copy()` is a handful of shallow list and dict copies.
+and `copy()` is a handful of shallow list and dict copies. The log is one flat
+list (an entry's values, then its code), not a tuple per entry: a placement
+logs about ten entries, and tuples that live on cost the garbage collector.
 """
 
 from __future__ import annotations
@@ -52,8 +54,9 @@ class Feature(NamedTuple):
 
 _feature = tuple.__new__  # _feature(Feature, (kind, tiles, open, pennants, cities, building, pos))
 
-# Undo log entries: (SET_NODE, node, parent, feature) restores one node's entries;
-# (DEL_TILE, pos) lifts a tile; (SET_FRONTIER, square, key or None) restores the frontier.
+# Undo log entries, each its values then its code, read back newest first:
+# feature, parent, node, SET_NODE restores one node's entries; pos, DEL_TILE lifts a
+# tile; key or None, square, SET_FRONTIER restores the frontier there.
 SET_NODE, DEL_TILE, SET_FRONTIER = 0, 1, 2
 # Per side: the step to the neighbour, the neighbour's side that faces it, and the
 # pairs (my half-edge, the neighbour's half-edge touching it) along that edge.
@@ -87,6 +90,21 @@ class Plan:
 
 
 _PLANS: dict[int, tuple[Shape, Plan]] = {}
+SEGMENTS = 16  # more than any tile has (9)
+# Square -> its one-square set and its (square, segment index) locations, shared by
+# every tile placed there in any game (all immutable): placing then makes none of them,
+# and every object made at a placement that lives on is one more for the garbage
+# collector to walk. Bounded like the other tables of a long-running process.
+_SQUARES: dict[Pos, tuple[frozenset[Pos], tuple[tuple[Pos, int], ...]]] = {}
+
+
+def _square(pos: Pos) -> tuple[frozenset[Pos], tuple[tuple[Pos, int], ...]]:
+    made = _SQUARES.get(pos)
+    if made is None:
+        if len(_SQUARES) > 100_000:
+            _SQUARES.clear()
+        made = _SQUARES[pos] = (frozenset((pos,)), tuple([(pos, i) for i in range(SEGMENTS)]))
+    return made
 
 
 def plan_of(shape: Shape) -> Plan:
@@ -103,6 +121,7 @@ def plan_of(shape: Shape) -> Plan:
         for side, (dx, dy), facing, halves in _SIDES)
     touched = tuple(i for i, seg in enumerate(shape.segments)
                     if seg.kind is Kind.CITY or seg.kind is Kind.ROAD)
+    assert len(segments) <= SEGMENTS, shape.tile  # `_square` makes SEGMENTS locations
     plan = Plan(segments, sides, touched, tuple(seg.name for seg in shape.segments))
     _PLANS[id(shape)] = (shape, plan)
     return plan
@@ -131,7 +150,7 @@ class Board:
         self.frontier: dict[Pos, str] = {}  # empty square -> N E S W constraint letters
         self.buildings: dict[Pos, str] = {}
         self.gardens: set[Pos] = set()
-        self.log: list[tuple[Any, ...]] = []  # see SET_NODE; cut by `undo`
+        self.log: list[Any] = []  # flat entries, see SET_NODE; cut by `undo`
 
     def copy(self) -> Board:
         """An independent board in the same position (features are shared: immutable)."""
@@ -156,27 +175,31 @@ class Board:
         """Take back every change made since `mark`, newest first."""
         entries, nodes = mark
         log, parent, features = self.log, self.parent, self.features
+        pop = log.pop
         while len(log) > entries:
-            entry = log.pop()
-            op = entry[0]
+            op = pop()
             if op == SET_NODE:
-                parent[entry[1]] = entry[2]
-                features[entry[1]] = entry[3]
+                node = pop()
+                parent[node] = pop()
+                features[node] = pop()
             elif op == DEL_TILE:
-                pos = entry[1]
+                pos = pop()
                 del self.tiles[pos]
                 self.buildings.pop(pos, None)
                 self.gardens.discard(pos)
-            elif entry[2] is None:
-                self.frontier.pop(entry[1], None)
             else:
-                self.frontier[entry[1]] = entry[2]
+                square = pop()
+                key = pop()
+                if key is None:
+                    self.frontier.pop(square, None)
+                else:
+                    self.frontier[square] = key
         del parent[nodes:]
         del features[nodes:]
         del self.location[nodes:]
 
     def _set(self, node: int, feat: Feature | None) -> None:
-        self.log.append((SET_NODE, node, self.parent[node], self.features[node]))
+        self.log += (self.features[node], self.parent[node], node, SET_NODE)
         self.features[node] = feat
 
     def _close(self, node: int, edges: int) -> None:
@@ -216,7 +239,7 @@ class Board:
         if a == b:
             if closed:
                 if a < fresh:
-                    log.append((SET_NODE, a, a, fa))
+                    log += (fa, a, a, SET_NODE)
                 features[a] = _feature(Feature, (fa.kind, fa.tiles, fa.open - closed,
                                                  fa.pennants, fa.cities, fa.building, fa.pos))
             return a
@@ -225,9 +248,9 @@ class Board:
         if len(fa.tiles) < len(fb.tiles):
             a, b, fa, fb = b, a, fb, fa
         if b < fresh:
-            log.append((SET_NODE, b, b, fb))
+            log += (fb, b, b, SET_NODE)
         if a < fresh:
-            log.append((SET_NODE, a, a, fa))
+            log += (fa, a, a, SET_NODE)
         parent[b] = a
         features[b] = None
         features[a] = _feature(Feature, (fa.kind, fa.tiles | fb.tiles, fa.open + fb.open - closed,
@@ -250,15 +273,15 @@ class Board:
         parent, features, location = self.parent, self.features, self.location
         first = len(parent)
         count = len(plan.segments)
-        square = frozenset((pos,))
+        square, locations = _square(pos)
         parent.extend(range(first, first + count))
-        location.extend([(pos, i) for i in range(count)])
+        location.extend(locations[:count])
         for kind, open_edges, pennants, cities, building in plan.segments:
             features.append(_feature(Feature, (
                 kind, square, open_edges, pennants,
                 tuple([first + c for c in cities]) if cities else (), building, pos)))
         tiles, frontier, log = self.tiles, self.frontier, self.log
-        log.append((SET_FRONTIER, pos, frontier.pop(pos, None)))
+        log += (frontier.pop(pos, None), pos, SET_FRONTIER)
         x, y = pos
         edges = shape.edges
         join = self._join
@@ -267,7 +290,7 @@ class Board:
             other = tiles.get(square_there)
             if other is None:  # open: the square there now sees this edge
                 old = frontier.get(square_there)
-                log.append((SET_FRONTIER, square_there, old))
+                log += (old, square_there, SET_FRONTIER)
                 frontier[square_there] = FRESH_KEYS[facing][edges[side]] if old is None \
                     else old[:facing] + edges[side] + old[facing + 1:]
                 continue
@@ -281,14 +304,14 @@ class Board:
             if mine is not None and theirs is not None:
                 join(first + mine, nodes[theirs], 2, first)
             their_halves = their_shape.half_segment
-            joined: tuple[int, int] | None = None
+            last_a = last_b = -1  # the pair just joined: both halves may name it
             for a, their_half in halves:
                 b = their_halves[their_half]
-                if b is not None and (a, b) != joined:
+                if b is not None and (a != last_a or b != last_b):
                     join(first + a, nodes[b], 0, first)
-                    joined = (a, b)
+                    last_a, last_b = a, b
         tiles[pos] = PlacedTile(shape.tile, shape.rot, shape, tuple(range(first, first + count)))
-        log.append((DEL_TILE, pos))
+        log += (pos, DEL_TILE)
         if shape.building is not None:
             self.buildings[pos] = shape.segments[shape.building].building
         if shape.garden is not None:
@@ -310,7 +333,7 @@ class Board:
                 self._close(node_there, 1)
                 closed.append(node_there)
         self.tiles[pos] = PlacedTile(ABBEY, 0, None, (node,))
-        self.log.append((DEL_TILE, pos))
+        self.log += (pos, DEL_TILE)
         self.buildings[pos] = "abbey"
         self._grow_frontier(pos, ANY * 4)
         return closed
@@ -320,14 +343,14 @@ class Board:
 
     def _grow_frontier(self, pos: Pos, edges: str) -> None:
         frontier, log, tiles = self.frontier, self.log, self.tiles
-        log.append((SET_FRONTIER, pos, frontier.pop(pos, None)))
+        log += (frontier.pop(pos, None), pos, SET_FRONTIER)
         x, y = pos
         for side, (dx, dy), facing, _ in _SIDES:
             square = (x + dx, y + dy)
             if square in tiles:
                 continue
             old = frontier.get(square)
-            log.append((SET_FRONTIER, square, old))
+            log += (old, square, SET_FRONTIER)
             key = old or OPEN * 4
             frontier[square] = key[:facing] + edges[side] + key[facing + 1:]
 

@@ -46,7 +46,7 @@ def placement_problem(game: GameState, tile: str, pos: Pos, rot: int) -> Illegal
     The edges are first asked of the cache `rotations_fitting` keeps; only a
     mismatch is worked out in detail, to say which edge is wrong.
     """
-    tile_type = game.catalogue[tile]
+    tile_type = game.catalogue.tiles[tile]
     shape = tile_type.shapes[rot]
     key = game.board.frontier.get(pos)
     if key is None or rot not in rotations_fitting(tile_type, key):

@@ -38,7 +38,12 @@ def deploy_problem(game: GameState, turn: Turn, figure: str,
     if feat.kind not in ALLOWED_ON[figure]:
         where = feat.building if feat.kind is Kind.BUILDING else feat.kind.value
         return IllegalMove("figure_not_allowed", where=where), -1
-    find = board.find
-    if any(find(f.node) == root for f in game.figures):
-        return IllegalMove("feature_occupied", kind=feat.kind.value), -1
+    tiles, parent = feat.tiles, board.parent
+    for fig in game.figures:  # a figure stands on a square of its feature: few finds
+        if fig.pos in tiles:
+            other = fig.node
+            while parent[other] != other:  # `board.find`, spelt out
+                other = parent[other]
+            if other == root:
+                return IllegalMove("feature_occupied", kind=feat.kind.value), -1
     return None, node

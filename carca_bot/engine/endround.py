@@ -23,7 +23,7 @@ def after_turn(game: GameState) -> None:
         return
     if game.ending:
         next_in_round(game)
-    elif game.tiles_left == 0:
+    elif not any(game.supply.values()):  # `tiles_left == 0`, without the sum
         start_ending(game, first=(game.current + 1) % len(game.players))
     else:
         game.current = (game.current + 1) % len(game.players)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, NamedTuple, TypeVar
 
-from carca_bot.engine import spots, steps, supply
+from carca_bot.engine import spots, supply
 from carca_bot.engine.board import Board, plan_of
 from carca_bot.engine.catalogue import Kind, TileType, catalogue
 from carca_bot.engine.checks import placement_problem
@@ -25,7 +25,7 @@ from carca_bot.engine.expansions.abbey_mayor import wagon_targets
 from carca_bot.engine.expansions.abbot import abbot_of
 from carca_bot.engine.expansions.cult import cult_problem
 from carca_bot.engine.expansions.river import River
-from carca_bot.engine.figures import ALLOWED_ON, CORNER_FIGURES, FIGURES, starting_hand
+from carca_bot.engine.figures import ALLOWED_ON, FIGURES, starting_hand
 from carca_bot.engine.geometry import CORNER_NAMES, Pos
 from carca_bot.engine.moves import (
     CLOSING,
@@ -51,6 +51,7 @@ from carca_bot.engine.placement import rotations_fitting
 from carca_bot.engine.rules import active
 from carca_bot.engine.setup import Setup
 from carca_bot.engine.spots import Placement
+from carca_bot.engine.steps import STEPS
 
 __all__ = ["Deployment", "Game", "Phase", "Placement", "Turn"]
 
@@ -85,7 +86,7 @@ class Frame(NamedTuple):
     river_turns: int
     events: int
     history: int
-    hand: tuple[tuple[tuple[str, int], ...], ...] | None
+    hand: tuple[dict[str, int], ...] | None  # copies, never changed: `_undo` copies again
     figures: tuple[Figure, ...] | None
     tokens: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, tuple[int, int]], ...]] | None
     scores: tuple[int, ...] | None
@@ -105,6 +106,9 @@ _SAVES: dict[type, tuple[bool, bool, bool, bool]] = {
                  MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd)}
 
 
+# Each figure, in the order choices are listed, with the kinds it stands on (None: a corner).
+_STANDS_ON = tuple((figure, ALLOWED_ON.get(figure)) for figure in FIGURES)
+_TAKES_TILE = (PlaceTile, Discard)  # the moves that take a tile from the supply
 _new_frame = tuple.__new__  # a Frame without its Python-level constructor: made at every move
 _NOTHING = (0,) * (len(Frame._fields) - 3)  # the rest of a Draw's frame: never read
 
@@ -208,7 +212,7 @@ class Game:
         if type(move) is Draw:  # only checks that a tile may be drawn
             return _new_frame(Frame, (move, player, -1, *_NOTHING))
         full, figures, tokens, takes_tile = _SAVES.get(type(move), (True, True, True, True))
-        tile = move.tile if takes_tile and isinstance(move, PlaceTile | Discard) else None
+        tile = move.tile if takes_tile and isinstance(move, _TAKES_TILE) else None
         tokens = tokens and self.tunnels  # without the Tunnel, tokens never change
         river, board = self.river, self.board
         return _new_frame(Frame, (
@@ -217,7 +221,7 @@ class Game:
             self.current, self.phase, self.turn, self.ending, self.last_placed,
             tile, 0 if tile is None else self.supply[tile],
             river.open_end, len(river.turns), len(self.events), len(self.history),
-            tuple([tuple(h.items()) for h in self.hand]) if figures else None,
+            tuple([h.copy() for h in self.hand]) if figures else None,
             tuple(self.figures) if figures else None,
             (tuple([tuple(t) for t in self.tokens]), tuple(self.entrances.items()))
             if tokens else None,
@@ -253,13 +257,17 @@ class Game:
 
     def push(self, move: Move) -> None:
         """Play `move` for whoever must decide now; raises IllegalMove and changes nothing."""
-        self._push(move, self.deciding)
+        phase = self.phase  # `self.deciding`, spelt out: this runs at every move
+        self._push(move, self.current if phase is Phase.TILE or phase is Phase.PLACED
+                   else self.deciding)
 
     def _push(self, move: Move, player: int | None) -> None:
         frame = self._frame(move, player)
         self.frames.append(frame)
+        step = STEPS.get(type(move))  # `steps.play`, spelt out: this runs at every move
         try:
-            steps.play(self, move, -1 if player is None else player)
+            if step is not None:
+                step(self, move, -1 if player is None else player)
         except BaseException as err:
             self.frames.pop()
             self._undo(frame)
@@ -324,7 +332,7 @@ class Game:
 
     def legal_placements(self, tile: str) -> list[Placement]:
         """Every square and rotation where `tile` may be placed now."""
-        tile_type = self.catalogue[tile]
+        tile_type = self.catalogue.tiles[tile]
         if self._edges_decide(tile_type):
             return spots.placements(tile_type, self.board.frontier)
         return [Placement(pos, rot) for pos, rot in self._spots(tile)]
@@ -342,7 +350,7 @@ class Game:
 
     def _spots(self, tile: str) -> list[tuple[Pos, int]]:
         """(square, quarter turns) where `tile` may lie, squares in frontier order."""
-        tile_type = self.catalogue[tile]
+        tile_type = self.catalogue.tiles[tile]
         frontier = self.board.frontier
         result: list[tuple[Pos, int]] = []
         if tile_type.is_river:
@@ -367,13 +375,13 @@ class Game:
 
     def _placings(self, tile: str) -> list[Move]:
         """`legal_placements` as `PlaceTile` moves."""
-        tile_type = self.catalogue[tile]
+        tile_type = self.catalogue.tiles[tile]
         if self._edges_decide(tile_type):
             return spots.place_tiles(tile_type, self.board.frontier)
         return [placing(tile, pos, rot) for pos, rot in self._spots(tile)]
 
     def fits_somewhere(self, tile: str) -> bool:
-        tile_type = self.catalogue[tile]
+        tile_type = self.catalogue.tiles[tile]
         if tile_type.is_river or tile_type.shapes[0].building is not None:
             return bool(self._spots(tile))
         return any(rotations_fitting(tile_type, key) for key in self.board.frontier.values())
@@ -420,35 +428,49 @@ class Game:
         board = self.board
         placed = board.tiles[turn.pos]
         names = ("C",) if placed.shape is None else plan_of(placed.shape).names
-        find, features, figures = board.find, board.features, self.figures
+        parent, features, figures = board.parent, board.features, self.figures
         free: list[tuple[str, Kind]] = []  # segments with nobody on their feature
+        squares: set[Pos] | None = None  # where figures stand, when first needed
         for name, node in zip(names, placed.nodes, strict=True):
-            root = find(node)
+            root = node
+            while parent[root] != root:  # `board.find`, spelt out: this runs at every turn
+                root = parent[root]
             feat = features[root]
             assert feat is not None
             tiles = feat.tiles
-            if len(tiles) > 1:  # a figure stands on a square of its feature, none here yet
-                for fig in figures:
-                    if fig.pos in tiles and find(fig.node) == root:
-                        break
-                else:
-                    free.append((name, feat.kind))
-            else:
-                free.append((name, feat.kind))
+            # A figure stands on a square of its feature (none on this tile yet): only a
+            # feature reaching a square with a figure on it needs the finds.
+            if len(tiles) > 1:
+                if squares is None:
+                    squares = {fig.pos for fig in figures}
+                if not tiles.isdisjoint(squares) and self._occupied(root, tiles):
+                    continue
+            free.append((name, feat.kind))
         hand = self.hand[turn.player]
         result: list[Deploy] = []
-        for figure in FIGURES:
-            if hand.get(figure, 0) <= 0:
+        for figure, allowed in _STANDS_ON:
+            if not hand.get(figure):  # counts are never negative
                 continue
-            if figure in CORNER_FIGURES:
+            if allowed is None:  # a corner figure (the barn)
                 result.extend(deploying(figure, on) for on in CORNER_NAMES
                               if deploy_problem(self, turn, figure, on)[0] is None)
                 continue
-            allowed = ALLOWED_ON[figure]
             for name, kind in free:
                 if kind in allowed:
                     result.append(deploying(figure, name))
         return result
+
+    def _occupied(self, root: int, tiles: frozenset[Pos]) -> bool:
+        """Whether a figure stands on the feature of `root` (whose squares are `tiles`)."""
+        parent = self.board.parent
+        for fig in self.figures:
+            if fig.pos in tiles:
+                node = fig.node
+                while parent[node] != node:
+                    node = parent[node]
+                if node == root:
+                    return True
+        return False
 
     def _abbot(self, player: int) -> Figure | None:
         return abbot_of(self, player)
@@ -495,7 +517,7 @@ class Game:
             moves: list[Move] = [*self.legal_deployments()]
             if self.can_recall():
                 moves.append(Recall())
-            if self.setup.pairs:
+            if self.tunnels:
                 moves.extend(PlaceToken(s.pos, s.on, s.pair) for s in self.legal_tokens())
             moves.append(END_TURN)
             return moves
@@ -505,7 +527,7 @@ class Game:
                     return []
                 placings = self._placings(tile)
                 return placings if placings else [Discard(tile)]
-            moves = [DRAW] if self.tiles_left else []
+            moves = [DRAW] if any(self.supply.values()) else []  # counts are never negative
             if self.hand[self.current].get("abbey", 0) > 0:
                 moves.extend(PlaceAbbey(pos) for pos in self.abbey_squares())
             return moves

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from operator import attrgetter
 
 from carca_bot.engine.geometry import Pos
 from carca_bot.engine.moves import Deploy
@@ -22,6 +23,10 @@ class Phase(Enum):
     WAGON = "wagon"  # a wagon owner decides where it goes
     ABBEY_ROUND = "abbey_round"  # the end-of-game abbey round
     FINISHED = "finished"
+
+    # `Enum.value` is two Python-level calls (a descriptor, then a function); players of
+    # the engine ask `game.phase.value` at every decision, so it is read in C here.
+    value = property(attrgetter("_value_"))
 
 
 @dataclass(slots=True, unsafe_hash=True)

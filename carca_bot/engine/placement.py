@@ -41,7 +41,10 @@ def fits_of(tile: TileType) -> dict[str, tuple[int, ...]]:
 
 def rotations_fitting(tile: TileType, key: str) -> tuple[int, ...]:
     """Quarter turns of `tile` whose edges match the neighbour letters in `key`."""
-    return fits_of(tile).get(key.replace(ANY, OPEN) if ANY in key else key, ())
+    fits = FITS.get(tile.id)
+    if fits is None:
+        fits = fits_of(tile)
+    return fits.get(key.replace(ANY, OPEN) if ANY in key else key, ())
 
 
 def edge_problem(board: Board, pos: Pos, shape: Shape) -> IllegalMove | None:

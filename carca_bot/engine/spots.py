@@ -31,23 +31,17 @@ class Placement:
 
 
 class Row(dict[Pos, T], Generic[T]):
-    """Square -> the move placing one tile in one rotation there, made when first asked.
+    """Square -> the object placing one tile in one rotation there, made when first asked.
 
-    Squares are asked afresh as games spread over the plane, so making a move
-    is on the hot path too: `make` is given the row (see `_place_tile`).
+    Squares are asked afresh as games spread over the plane, so making one is on
+    the hot path too: each kind of row makes its own in `__missing__`, one call.
     """
 
-    __slots__ = ("make", "rot", "tile")
+    __slots__ = ("rot", "tile")
 
-    def __init__(self, make: Callable[[Row[T], Pos], T], tile: str, rot: int) -> None:
+    def __init__(self, tile: str, rot: int) -> None:
         super().__init__()
-        self.make, self.tile, self.rot = make, tile, rot
-
-    def __missing__(self, pos: Pos) -> T:
-        if len(self) > LIMIT:
-            self.clear()
-        made = self[pos] = self.make(self, pos)
-        return made
+        self.tile, self.rot = tile, rot
 
 
 class Fits(dict[str, tuple[Row[T], ...]], Generic[T]):
@@ -55,10 +49,10 @@ class Fits(dict[str, tuple[Row[T], ...]], Generic[T]):
 
     __slots__ = ("rows", "tile")
 
-    def __init__(self, tile: TileType, make: Callable[[Row[T], Pos], T]) -> None:
+    def __init__(self, tile: TileType, row: Callable[[str, int], Row[T]]) -> None:
         super().__init__()
         self.tile = tile
-        self.rows = tuple(Row(make, tile.id, rot) for rot in range(len(tile.shapes)))
+        self.rows = tuple(row(tile.id, rot) for rot in range(len(tile.shapes)))
 
     def __missing__(self, key: str) -> tuple[Row[T], ...]:
         rows = self[key] = tuple(self.rows[rot] for rot in rotations_fitting(self.tile, key))
@@ -74,28 +68,44 @@ _new = object.__new__
 _BARE = PlaceTile.__new__ is _new and Placement.__new__ is _new
 _SET_TILE, _SET_POS, _SET_ROT = (vars(PlaceTile)[name].__set__
                                  for name in ("tile", "pos", "rot"))
-
-
-def _place_tile(row: Row[Move], pos: Pos) -> Move:
-    if not _BARE:
-        return PlaceTile(row.tile, pos, row.rot)
-    move = _new(PlaceTile)
-    _SET_TILE(move, row.tile)
-    _SET_POS(move, pos)
-    _SET_ROT(move, row.rot)
-    return move
-
-
 _SET_AT, _SET_TURNS = (vars(Placement)[name].__set__ for name in ("pos", "rot"))
 
 
-def _placement(row: Row[Placement], pos: Pos) -> Placement:
-    if not _BARE:
-        return Placement(pos, row.rot)
-    spot = _new(Placement)
-    _SET_AT(spot, pos)
-    _SET_TURNS(spot, row.rot)
-    return spot
+class MoveRow(Row[Move]):
+    """A row of `PlaceTile` moves (what `legal_moves` lists)."""
+
+    __slots__ = ()
+
+    def __missing__(self, pos: Pos) -> Move:
+        if len(self) > LIMIT:
+            self.clear()
+        if _BARE:
+            move = _new(PlaceTile)
+            _SET_TILE(move, self.tile)
+            _SET_POS(move, pos)
+            _SET_ROT(move, self.rot)
+        else:
+            move = PlaceTile(self.tile, pos, self.rot)
+        self[pos] = move
+        return move
+
+
+class PlacementRow(Row[Placement]):
+    """A row of `Placement`s (what `legal_placements` lists)."""
+
+    __slots__ = ()
+
+    def __missing__(self, pos: Pos) -> Placement:
+        if len(self) > LIMIT:
+            self.clear()
+        if _BARE:
+            spot = _new(Placement)
+            _SET_AT(spot, pos)
+            _SET_TURNS(spot, self.rot)
+        else:
+            spot = Placement(pos, self.rot)
+        self[pos] = spot
+        return spot
 
 
 # Per catalogue tile (AM12 differs with the Tunnel, so keyed by the TileType itself).
@@ -104,10 +114,10 @@ _PLACEMENTS: dict[int, tuple[TileType, Fits[Placement]]] = {}
 
 
 def _fits(tables: dict[int, tuple[TileType, Fits[T]]], tile: TileType,
-          make: Callable[[Row[T], Pos], T]) -> Fits[T]:
+          row: Callable[[str, int], Row[T]]) -> Fits[T]:
     entry = tables.get(id(tile))
     if entry is None or entry[0] is not tile:
-        entry = tables[id(tile)] = (tile, Fits(tile, make))
+        entry = tables[id(tile)] = (tile, Fits(tile, row))
     return entry[1]
 
 
@@ -118,9 +128,9 @@ def listed(fits: Fits[T], frontier: dict[Pos, str]) -> list[T]:
 
 def place_tiles(tile: TileType, frontier: dict[Pos, str]) -> list[Move]:
     """`PlaceTile` moves for `tile` on the open squares it fits by its edges."""
-    return listed(_fits(_MOVES, tile, _place_tile), frontier)
+    return listed(_fits(_MOVES, tile, MoveRow), frontier)
 
 
 def placements(tile: TileType, frontier: dict[Pos, str]) -> list[Placement]:
     """The same as `place_tiles`, as `Placement`s (the step API's answer)."""
-    return listed(_fits(_PLACEMENTS, tile, _placement), frontier)
+    return listed(_fits(_PLACEMENTS, tile, PlacementRow), frontier)

@@ -47,14 +47,14 @@ if TYPE_CHECKING:
 
 def play(game: GameState, move: Move, player: int) -> None:
     """Play one move for `player` (-1 for `DeclareEnd`, which is nobody's)."""
-    step = _STEPS.get(type(move))
+    step = STEPS.get(type(move))
     if step is not None:
         step(game, move, player)
 
 
 def _draw(game: GameState, player: int) -> None:
     check_turn(game, player, Phase.TILE)
-    if not game.tiles_left:
+    if not any(game.supply.values()):  # `tiles_left`, without the sum
         raise IllegalMove("no_tiles_left")
 
 
@@ -270,7 +270,8 @@ def _draw_step(game: GameState, move: Move, player: int) -> None:
 
 
 # The moves of every turn go straight to their step; the others through `_by_fields`.
-_STEPS: dict[type, Callable[[GameState, Move, int], None]] = {
+# `Game._push` calls these directly (what `play` does, one call fewer at every move).
+STEPS: dict[type, Callable[[GameState, Move, int], None]] = {
     kind: _by_fields for kind in (Deploy, PlaceToken, Recall, PlaceAbbey, Discard, MoveWagon,
                                   ReturnWagon, SkipAbbey, DeclareEnd)}
-_STEPS.update({PlaceTile: _place_tile_step, EndTurn: _end_turn_step, Draw: _draw_step})
+STEPS.update({PlaceTile: _place_tile_step, EndTurn: _end_turn_step, Draw: _draw_step})

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from carca_bot.engine.catalogue import Kind
 from carca_bot.engine.figures import FARMERS
-from carca_bot.engine.geometry import AROUND
+from carca_bot.engine.geometry import AROUND, Pos
 from carca_bot.engine.outcome import Outcome
 from carca_bot.engine.phase import Figure, PendingWagon
 from carca_bot.engine.scoring import (
@@ -32,25 +32,40 @@ if TYPE_CHECKING:
 
 
 NINE = ((0, 0), *AROUND)  # the tile placed, then the squares around it
+_NINE_AT: dict[Pos, tuple[Pos, ...]] = {}  # square -> the squares of NINE there, made once
+
+
+def nine(pos: Pos) -> tuple[Pos, ...]:
+    """The squares of `NINE` around `pos`, in that order (kept: asked at every turn)."""
+    squares = _NINE_AT.get(pos)
+    if squares is None:
+        if len(_NINE_AT) > 100_000:  # a long-running process: keep the table bounded
+            _NINE_AT.clear()
+        x, y = pos
+        squares = _NINE_AT[pos] = tuple([(x + dx, y + dy) for dx, dy in NINE])
+    return squares
 
 
 def completed_features(board: Board, turn: Turn) -> list[int]:
     """Features this turn completed: its cities and roads, then buildings and gardens
     on the tile or around it, in the order of `NINE`."""
-    features = board.features
+    parent, features = board.parent, board.features
     roots: list[int] = []
     for node in turn.touched:
-        root = board.find(node)
-        feat = features[root]
+        while parent[node] != node:  # `board.find`, spelt out: this runs at every turn
+            node = parent[node]
+        feat = features[node]
         assert feat is not None
-        if feat.open == 0 and root not in roots and feat.kind in (Kind.CITY, Kind.ROAD):
-            roots.append(root)
+        if feat.open == 0 and node not in roots and feat.kind in (Kind.CITY, Kind.ROAD):
+            roots.append(node)
     buildings, gardens = board.buildings, board.gardens
     if not buildings and not gardens:
         return roots
-    x, y = turn.pos
-    for dx, dy in NINE:
-        square = (x + dx, y + dy)
+    squares = nine(turn.pos)
+    # Most turns have no building or garden near: two set questions answer that in C.
+    if buildings.keys().isdisjoint(squares) and gardens.isdisjoint(squares):
+        return roots
+    for square in squares:
         if square not in buildings and square not in gardens:
             continue
         placed = board.tiles.get(square)

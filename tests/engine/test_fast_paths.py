@@ -12,9 +12,12 @@ from itertools import product
 
 import pytest
 
+from carca_bot.engine.board import Board
 from carca_bot.engine.catalogue import catalogue
+from carca_bot.engine.deploying import deploy_problem
 from carca_bot.engine.errors import IllegalMove
-from carca_bot.engine.game import Game, Phase
+from carca_bot.engine.expansions.abbot import abbot_of
+from carca_bot.engine.game import Game, Phase, Turn
 from carca_bot.engine.geometry import AROUND
 from carca_bot.engine.moves import (
     Deploy,
@@ -29,6 +32,7 @@ from carca_bot.engine.moves import (
 )
 from carca_bot.engine.placement import rotations_fitting
 from carca_bot.engine.setup import Setup
+from carca_bot.engine.turnscore import completed_features
 from tests.engine.test_push_pop import MIXES
 
 ALL = frozenset({"river", "abbot", "abbey_mayor", "king_robber", "cult", "tunnel"})
@@ -177,3 +181,89 @@ def test_surrounded_is_eight_neighbours() -> None:
     assert any(board.surrounded(p) for p in squares)
     for pos in squares:
         assert board.surrounded(pos) == (board.neighbours(pos) == 8)
+
+
+def test_phase_value_is_the_enum_value() -> None:
+    """`Phase.value` is read in C (phase.py); it must stay the enum's own value."""
+    for phase in Phase:
+        assert phase.value == phase._value_ and isinstance(phase.value, str)
+        assert Phase(phase.value) is phase
+    assert Phase.TILE.value == "tile" and Phase.FINISHED.value == "finished"
+
+
+def plain_completed(board: Board, turn: Turn) -> list[int]:
+    """`completed_features` as first written: no set questions, `find` at every step."""
+    roots: list[int] = []
+    for node in turn.touched:
+        feat = board.feature(node)
+        if feat.open == 0 and board.find(node) not in roots \
+                and feat.kind.value in ("city", "road"):
+            roots.append(board.find(node))
+    for dx, dy in ((0, 0), *AROUND):
+        square = (turn.pos[0] + dx, turn.pos[1] + dy)
+        placed = board.tiles.get(square)
+        if placed is None or not board.surrounded(square):
+            continue
+        if square in board.buildings:
+            roots.append(board.find(board.building_node(square)))
+        if square in board.gardens and placed.shape is not None:
+            assert placed.shape.garden is not None
+            roots.append(board.find(placed.nodes[placed.shape.garden]))
+    return roots
+
+
+@pytest.mark.parametrize("mix", [frozenset({"river", "abbot"}), ALL])
+def test_turn_shortcuts_give_the_plain_answers(mix: frozenset[str]) -> None:
+    """The abbot from the hand, completions by set questions, occupancy by squares first."""
+    rng = random.Random(7)
+    game = Game(Setup(("A", "B", "C"), mix, seed=7))
+    seen = {"abbot_out": 0, "completed": 0, "occupied": 0}
+    while not game.finished:
+        for player in range(3):
+            plain = [f for f in game.figures if f.kind == "abbot" and f.player == player]
+            assert abbot_of(game, player) is (plain[0] if plain else None)
+            seen["abbot_out"] += bool(plain)
+        turn = game.turn
+        if game.phase is Phase.PLACED and turn is not None:
+            completed = completed_features(game.board, turn)
+            assert completed == plain_completed(game.board, turn)
+            seen["completed"] += bool(completed)
+            if not turn.deploy and not turn.recall and game.hand[turn.player]["follower"]:
+                board = game.board
+                shape = board.tiles[turn.pos].shape
+                for name in (() if shape is None else shape.names):
+                    node = board.tiles[turn.pos].node_named(name)
+                    assert node is not None
+                    occupied = any(board.find(f.node) == board.find(node) for f in game.figures)
+                    problem, _ = deploy_problem(game, turn, "follower", name)
+                    assert (problem is not None and problem.code == "feature_occupied") \
+                        == occupied
+                    seen["occupied"] += occupied
+        moves = game.legal_moves()
+        if game.phase is Phase.TILE and moves and isinstance(moves[0], Draw):
+            game.push(moves[0])
+            moves = game.legal_moves(game.draw())
+        game.push(rng.choice(moves))
+    assert all(seen.values()), seen
+    for pos in game.board.tiles:  # every square as if just placed: buildings and gardens
+        as_placed = Turn(0, "", pos)
+        assert completed_features(game.board, as_placed) == plain_completed(game.board, as_placed)
+
+
+def test_a_garden_with_no_building_near_is_completed() -> None:
+    """The set questions of `completed_features` look at gardens as well as buildings."""
+    tiles = catalogue().tiles.values()
+    garden = next(t for t in tiles if t.shapes[0].garden is not None
+                  and t.shapes[0].building is None)
+    plain = next(t for t in tiles if t.shapes[0].garden is None and t.shapes[0].building is None)
+    index = garden.shapes[0].garden
+    assert index is not None
+    board = Board()
+    board.place((0, 0), garden.shapes[0])
+    for dx, dy in AROUND:
+        board.place((dx, dy), plain.shapes[0])
+    for dx, dy in ((0, 0), *AROUND):
+        as_placed = Turn(0, "", (dx, dy))
+        found = completed_features(board, as_placed)
+        assert found == plain_completed(board, as_placed)
+        assert board.find(board.tiles[(0, 0)].nodes[index]) in found

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 
 def abbot_of(game: GameState, player: int) -> Figure | None:
+    if game.hand[player].get("abbot", 0):  # one abbot each: held, so not on the board
+        return None
     for fig in game.figures:  # asked at every turn: a loop, not a generator
         if fig.kind == "abbot" and fig.player == player:
             return fig
