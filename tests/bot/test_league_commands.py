@@ -15,6 +15,7 @@ from carca_bot.bot import league_commands, profile_commands
 from carca_bot.bot.league_commands import event_timers
 from carca_bot.i18n import speaking
 from carca_bot.i18n.pseudo import untranslated
+from carca_bot.render.league import render_standings
 from carca_bot.render.league_profile import render_profile
 from carca_bot.service import Actor, GameOptions, User, Where
 from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness
@@ -158,7 +159,7 @@ async def test_results_overrides_and_the_timers_posts(harness: BotHarness) -> No
     assert_png(posted[0].files[0], "standings-1.png")
     # The picture is the standings after round 1, drawn in the event's language.
     info = await h.bot.service.event_info(1)
-    expected = league_commands.render_standings(
+    expected = render_standings(
         league_commands.standing_rows(info, info.event.standings()), event="Autumn cup",
         tiebreaks=league_commands.picture_chain(info), round_no=1, rounds=3,
         language="en").data
