@@ -175,11 +175,12 @@ def points_key(info: EventInfo) -> str:
 
 
 def picture_chain(info: EventInfo) -> list[str]:
-    """The tie-break columns: the event's chain in order, less the one that is the
-    points column already (it would be the same number twice)."""
-    points = points_key(info)
+    """The tie-break columns: the event's chain in order, less what the picture's fixed
+    columns show already: the points, and wins (the won and drawn columns; a second
+    column headed "W" would only puzzle)."""
+    shown = {points_key(info), "wins"}
     return [str(getattr(k, "value", k)) for k in info.config.chain
-            if str(getattr(k, "value", k)) != points]
+            if str(getattr(k, "value", k)) not in shown]
 
 
 def records(info: EventInfo) -> dict[str, tuple[int, int, int]]:

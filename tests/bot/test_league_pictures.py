@@ -13,6 +13,8 @@ import pytest
 from PIL import Image
 
 from carca_bot.bot import league_commands
+from carca_bot.i18n import speaking
+from carca_bot.i18n.pseudo import untranslated
 from carca_bot.render.league import LeaderRow, render_leaderboard, render_standings
 from carca_bot.service import Actor, GameOptions, User, Where, event_config
 from carca_bot.store import RatingRow
@@ -28,10 +30,10 @@ HOSTILE = "@everyone <@100000000000000001> **big** `x` \u202egnp.exe\n" + "\u200
 
 
 def hostile_is_harmless(requests: list[Any]) -> None:
-    """Nobody pinged, and no message carries the raw mention of everyone."""
+    """Nobody pinged, and no message carries the mention of everyone unescaped."""
     assert_pings_only(requests)
     for r in requests:
-        assert "@everyone" not in r.content.replace("@\u200beveryone", "")
+        assert "@everyone" not in r.content.replace("\\@everyone", ""), r.content
 
 
 async def seed_board(h: BotHarness, players: int) -> list[RatingRow]:
@@ -170,3 +172,65 @@ async def test_standings_as_text_when_the_pictures_do_not_fit(harness: BotHarnes
     (said,) = followups(await h.send(event_command(h, ANA, "standings", event=1)))
     assert "```" in said.content and "Q1" in said.content
     assert [f.filename for f in said.files] == ["standings-1.csv"]
+
+
+async def test_table_standings_count_placing_points(harness: BotHarness) -> None:
+    """At multiplayer tables the points are placing points (5-3-2-1) and the columns after
+    them are the chain's rest: points scored (wins have their own columns)."""
+    h = harness
+    where = Where(GUILD, str(h.make.channel_id))
+    await h.bot.service.create_event(where, ADMIN, "Tables", event_config("tables"),
+                                     GameOptions())
+    for i in range(4):
+        await h.bot.service.sign_up(1, User(str(400000000000000000 + i), f"T{i}"))
+    await h.bot.service.start_event(1, ADMIN)
+    info = await h.bot.service.event_info(1)
+    assert info.event.current is not None
+    (match,) = info.event.current.matches
+    scores = [90, 70, 70, 10]
+    await h.bot.service.override_result(
+        1, ADMIN, match.id, [list(zip(match.seats, scores, strict=True))], "")
+    info = await h.bot.service.event_info(1)
+    assert league_commands.picture_chain(info) == ["scored"]
+    rows = league_commands.standing_rows(info, info.event.standings())
+    assert [(r.points, r.wins, r.draws, r.losses) for r in rows] == [
+        (5, 1, 0, 0), (2.5, 0, 0, 1), (2.5, 0, 0, 1), (1, 0, 0, 1)]
+    assert [r.tiebreaks for r in rows] == [(90.0,), (70.0,), (70.0,), (10.0,)]
+    (said,) = followups(await h.send(event_command(h, ANA, "standings", event=1)))
+    assert_png(said.files[0], "standings-1.png")
+
+
+async def test_a_hostile_name_on_a_profile_card(harness: BotHarness) -> None:
+    h = harness
+    where = Where(GUILD, str(h.make.channel_id))
+    service = h.bot.service
+    ben = (100000000000000002, HOSTILE)
+    await service.create(where, User(str(ANA[0]), "Ana"), GameOptions(seed=3))
+    await service.join(where, User(str(ben[0]), HOSTILE))
+    await service.start(where, User(str(ANA[0]), "Ana"))
+    await service.resign(where, User(str(ANA[0]), "Ana"))
+    sent = await h.send(h.make.command(ANA, "/carc-profile", player=ben))
+    (card,) = followups(sent)
+    assert "\n" not in card.content and len(card.content) < 200
+    assert_png(card.files[0], "profile.png")
+    hostile_is_harmless(sent)
+
+
+async def test_cut_standings_say_so_in_every_language(harness: BotHarness,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """More players than the pictures hold: the line says how many places they show, and
+    it is translated (the pseudo-locale check)."""
+    h = harness
+    monkeypatch.setattr(league_commands, "PICTURE_PAGES", 1)
+    await make_event(h, [(200000000000000000 + i, f"P{i}") for i in range(20)])
+    (said,) = followups(await h.send(event_command(h, ANA, "standings", event=1)))
+    assert "The pictures show the first 15 places; the CSV file has every row." in said.content
+    assert [f.filename for f in said.files] == ["standings-1.png", "standings-1.csv"]
+    (es,) = followups(await h.send(event_command(h, ANA, "standings", event=1,
+                                                 _locale="es-ES")))
+    assert "Las imágenes muestran los 15 primeros puestos" in es.content
+    (qps,) = followups(await h.send(event_command(h, ANA, "standings", event=1,
+                                                  _locale="qps")))
+    with speaking("qps"):
+        line = qps.content.split("\n")[1]
+        assert untranslated(line, allowed=frozenset({"15"})) == [], line
