@@ -8,16 +8,18 @@ event's options and posts its first message (board, buttons, the players pinged)
 Who may do what is checked by the service from what Discord tells us: the user's
 roles and whether they may manage the server (`actor`).
 
-Standings, for now, are a text table and a CSV file; `standings_reply` is where the
-picture (carca_bot/render/league.py) goes once it is wired.
+Standings are pictures (carca_bot/render/league.py, a page of PER_PAGE players each,
+at most PICTURE_PAGES of them) drawn in the render threads in the language of the post,
+with the CSV file of every row; a text table stands in for the pictures when they
+cannot be drawn or do not fit the upload limit.
 """
 
 from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
 
 import discord
 from discord import app_commands
@@ -25,9 +27,11 @@ from discord import app_commands
 from carca_bot.bot import languages, parse, text
 from carca_bot.bot.actions import Actions, Reply, is_admin, public, who
 from carca_bot.bot.buttons import row_for
+from carca_bot.bot.profile_commands import MARGIN, picture
 from carca_bot.bot.refused import Refused
 from carca_bot.bot.safe import file_name, plain, safe_name
-from carca_bot.i18n import Domain, speaking
+from carca_bot.i18n import Domain, current, speaking
+from carca_bot.render.league import PER_PAGE, StandingRow, render_standings
 from carca_bot.service import (
     Actor,
     EventInfo,
@@ -44,6 +48,7 @@ from carca_bot.service.model import clock_rules
 from carca_bot.words import say
 
 log = logging.getLogger("carca_bot.bot")
+T = TypeVar("T")
 _T = Domain("bot")
 _ = _T.gettext
 ngettext = _T.ngettext
@@ -53,6 +58,7 @@ THREAD_ARCHIVE_MINUTES = 10080  # a week: a round's game may take that long
 BOARD_BYTES = 8 * 1024 * 1024
 TABLE_ROWS = 40  # standings lines in a message; the CSV holds them all
 NAME_WIDTH = 18
+PICTURE_PAGES = 9  # standings pictures on one message (Discord takes 10 files: + the CSV)
 
 FORMATS = [
     app_commands.Choice(name="Swiss", value="swiss"),
@@ -85,6 +91,7 @@ class EventBot(Protocol):
                    shows: TurnView | None = None) -> None: ...
     async def render_board(self, game: Any, max_bytes: int | None = None,
                            language: str = "en") -> bytes: ...
+    async def in_render_pool(self, work: Callable[[], T]) -> T: ...
 
 
 def actor(interaction: Interaction) -> Actor:
@@ -162,13 +169,145 @@ def standings_table(info: EventInfo, rows: Sequence[Any]) -> str:
     return f"```\n{body}\n```{extra}"
 
 
-def standings_reply(info: EventInfo, csv_text: str, heading: str) -> Reply:
-    """Standings as text and CSV. The standings picture (render/league.py) goes here."""
+def points_key(info: EventInfo) -> str:
+    """What a player's points are: placing points at multiplayer tables, else wins."""
+    return "placing" if info.config.format == "tables" else "wins"
+
+
+def picture_chain(info: EventInfo) -> list[str]:
+    """The tie-break columns: the event's chain in order, less what the picture's fixed
+    columns show already: the points, and wins (the won and drawn columns; a second
+    column headed "W" would only puzzle)."""
+    shown = {points_key(info), "wins"}
+    return [str(getattr(k, "value", k)) for k in info.config.chain
+            if str(getattr(k, "value", k)) not in shown]
+
+
+def records(info: EventInfo) -> dict[str, tuple[int, int, int]]:
+    """Each player's games won, drawn (a shared first place) and lost; byes are no game."""
+    tally: dict[str, list[int]] = {e.player: [0, 0, 0] for e in info.event.entrants}
+    for match in info.event.matches:
+        if match.bye:
+            continue
+        for game in match.games:
+            wins = game.wins()
+            for p in game.players:
+                won = wins.get(p, 0.0)
+                tally.setdefault(p, [0, 0, 0])[0 if won == 1 else 1 if won > 0 else 2] += 1
+    return {p: (w, d, lost) for p, (w, d, lost) in tally.items()}
+
+
+def head_to_head(info: EventInfo, rows: Sequence[Any], before: Sequence[str]
+                 ) -> dict[str, float | str]:
+    """Head-to-head as the chain used it: among players level on every tie-break before
+    it, one for each time one placed above another in a game they shared (1/2 for the
+    same place). A player level with nobody shows a dash."""
+    groups: dict[tuple[float, ...], list[str]] = {}
+    for r in rows:
+        groups.setdefault(tuple(float(getattr(r, k)) for k in before), []).append(r.player)
+    games = [g for m in info.event.matches if not m.bye for g in m.games]
+    out: dict[str, float | str] = {}
+    for members in groups.values():
+        if len(members) < 2:
+            out.update(dict.fromkeys(members, "—"))
+            continue
+        inside = set(members)
+        score = dict.fromkeys(members, 0.0)
+        for game in games:
+            here = [p for p in game.players if p in inside]
+            places = game.places() if len(here) > 1 else {}
+            for p in here:
+                for q in here:
+                    if p != q and places[p][0] < places[q][0]:
+                        score[p] += 1
+                    elif p != q and places[p][0] == places[q][0]:
+                        score[p] += 0.5
+        out.update(score)
+    return out
+
+
+def standing_rows(info: EventInfo, rows: Sequence[Any]) -> list[StandingRow]:
+    """The event's standings as the picture draws them, the tie-breaks in chain order."""
+    chain = picture_chain(info)
+    played = records(info)
+    h2h: dict[str, float | str] = {}
+    if "head_to_head" in chain:
+        at = [str(getattr(k, "value", k)) for k in info.config.chain].index("head_to_head")
+        before = [str(getattr(k, "value", k)) for k in info.config.chain][:at]
+        h2h = head_to_head(info, rows, [k for k in before if k != "head_to_head"])
+    out = []
+    for r in rows:
+        won, drawn, lost = played.get(r.player, (0, 0, 0))
+        values: list[float | str] = [h2h.get(r.player, "—") if key == "head_to_head"
+                                     else float(getattr(r, key, 0)) for key in chain]
+        out.append(StandingRow(rank=r.place, name=r.name, played=r.played, wins=won,
+                               draws=drawn, losses=lost,
+                               points=float(getattr(r, points_key(info))),
+                               tiebreaks=tuple(values), withdrawn=r.withdrawn))
+    return out
+
+
+async def standings_pictures(bot: EventBot, info: EventInfo, rows: Sequence[Any],
+                             room: int, round_no: int | None, final: bool
+                             ) -> list[discord.File] | None:
+    """The standings pages as PNG files (at most PICTURE_PAGES), in the language being
+    spoken; None when they cannot be drawn or do not fit in `room` bytes."""
+    drawn = standing_rows(info, rows)
+    chain = picture_chain(info)
+    language = current()
+    rounds = info.event.total_rounds or None
+    total = max(1, -(-len(drawn) // PER_PAGE))
+
+    def page(n: int) -> Callable[[], bytes]:
+        return lambda: render_standings(drawn, event=info.title, tiebreaks=chain,
+                                        round_no=round_no, rounds=rounds, final=final,
+                                        language=language, page=n).data
+
+    pages: list[bytes] = []
+    for number in range(1, min(total, PICTURE_PAGES) + 1):
+        png = await picture(bot, page(number), room, "standings")
+        if png is None:
+            return None
+        pages.append(png)
+        room -= len(png)
+    files = []
+    for number, png in enumerate(pages, start=1):
+        name = f"standings-{info.id}.png" if number == 1 else f"standings-{info.id}-{number}.png"
+        # TRANSLATORS: the description (alt text) of a standings picture.
+        about = _("The standings, page {page} of {pages}").format(page=number,
+                                                                  pages=total)
+        files.append(discord.File(io.BytesIO(png), filename=file_name(name),
+                                  description=about))
+    return files
+
+
+async def standings_reply(bot: EventBot, info: EventInfo, csv_text: str, heading: str,
+                          limit: int = BOARD_BYTES, round_no: int | None = None,
+                          final: bool | None = None) -> Reply:
+    """Standings as pictures and the CSV file under `heading`; the text table instead of
+    the pictures when they cannot go. `round_no` is the round they follow (by default
+    the latest paired), `final` whether the event is over (by default its status)."""
     rows = info.event.standings()
-    content = f"{heading}\n{standings_table(info, rows)}"
-    data = discord.File(io.BytesIO(csv_text.encode()), filename=file_name(
+    csv_bytes = csv_text.encode()
+    data = discord.File(io.BytesIO(csv_bytes), filename=file_name(
         f"standings-{info.id}.csv"), description=_("The standings as CSV"))
-    return Reply(text.clip(content), public=True, file=data)
+    if round_no is None and info.event.started:
+        round_no = len(info.event.rounds)
+    if final is None:
+        final = info.status == "finished"
+    pictures = await standings_pictures(bot, info, rows, limit - len(csv_bytes) - MARGIN,
+                                        round_no, final)
+    if pictures is None:
+        content = f"{heading}\n{standings_table(info, rows)}"
+        return Reply(text.clip(content), public=True, file=data)
+    shown = min(len(rows), PICTURE_PAGES * PER_PAGE)
+    line = (ngettext("The standings are in the picture; the CSV file has every row.",
+                     "The standings are in the {n} pictures; the CSV file has every row.",
+                     len(pictures)).format(n=len(pictures)) if shown == len(rows)
+            else _("The pictures show the first {n} places; the CSV file has every row."
+                   ).format(n=shown))
+    return Reply(text.clip(f"{heading}\n{line}"), public=True, file=pictures[0],
+                 more_files=[*pictures[1:], data])
 
 
 async def open_games(bot: EventBot, info: EventInfo, pairings: Sequence[Pairing],
@@ -410,8 +549,8 @@ def build_event_group(bot: EventBot) -> app_commands.Group:
                         event: app_commands.Range[int, 1, 10**12]) -> None:
         async def work() -> Reply:
             info = await info_of(interaction, event)
-            return standings_reply(info, await service().standings_csv(event),
-                                   event_line(info))
+            return await standings_reply(bot, info, await service().standings_csv(event),
+                                         event_line(info), interaction.filesize_limit)
         await act.run(interaction, "event-standings", work, public=True)
 
     @group.command(name="organiser", description="Choose the role that runs events (Manage "
@@ -461,8 +600,10 @@ async def announce(bot: EventBot, notice: EventNotice) -> None:
             heading = (_("**{title}** is over. Final standings:") if notice.kind == "finished"
                        else _("**{title}**: round {round} is over. Standings:")).format(
                 title=safe_name(info.title, 80), round=notice.round)
-            reply = standings_reply(info, await bot.service.standings_csv(info.id), heading)
-            files = [reply.file] if reply.file is not None else []
+            reply = await standings_reply(bot, info, await bot.service.standings_csv(info.id),
+                                          heading, BOARD_BYTES, notice.round,
+                                          notice.kind == "finished")
+            files = [f for f in (reply.file, *reply.more_files) if f is not None]
             await bot.post(place, reply.content, files=files)
         elif notice.kind == "reminder":
             lines = [_("**{title}**: the round ends {when}. Still to play:").format(

@@ -1,12 +1,17 @@
 """`/carc-profile` and `/carc-leaderboard`: a player's record and the server's ratings.
 
-Text for now: `profile_reply` and `leaderboard_reply` are where the pictures of
-carca_bot/render/league.py (`ProfileCard`, `LeaderRow`) go once they are wired.
+Both answer with a picture (carca_bot/render/league_profile.py's card, render/league.py's
+leaderboard) drawn in the render threads, under a short line of text. The pictures are
+drawn in the language of the reply, passed to them explicitly (the render threads do not
+see the task's language). When a picture cannot be drawn or does not fit the upload
+limit the answer is the same record as text, so nobody is left without one.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 import discord
 from discord import app_commands
@@ -14,9 +19,14 @@ from discord import app_commands
 from carca_bot.bot import text, vocab
 from carca_bot.bot.actions import Actions, Reply
 from carca_bot.bot.safe import safe_name
-from carca_bot.i18n import Domain
+from carca_bot.i18n import Domain, current
+from carca_bot.render.league import PER_PAGE, LeaderRow, render_leaderboard
+from carca_bot.render.league_profile import ProfileCard, render_profile
 from carca_bot.service import GameService, LeaderPage, Profile
+from carca_bot.service.ratings_ops import PROVISIONAL_GAMES
 
+log = logging.getLogger("carca_bot.bot")
+T = TypeVar("T")
 _T = Domain("bot")
 _ = _T.gettext
 ngettext = _T.ngettext
@@ -29,11 +39,35 @@ POOLS = [
 ]
 
 
+class RenderPool(Protocol):
+    async def in_render_pool(self, work: Callable[[], T]) -> T: ...
+
+
 class ProfileBot(Protocol):
     @property
     def service(self) -> GameService: ...
     @property
     def actions(self) -> Actions: ...
+    async def in_render_pool(self, work: Callable[[], T]) -> T: ...
+
+
+MARGIN = 64 * 1024  # bytes kept free of the upload limit for the message itself
+EVERYONE = 10**6  # a leaderboard "page" that holds the whole board (the picture pages it)
+
+
+async def picture(bot: RenderPool, draw: Callable[[], bytes], limit: int,
+                  what: str) -> bytes | None:
+    """PNG bytes drawn in the render threads; None (logged) when drawing fails or the
+    picture does not fit under `limit`: the caller answers in text then."""
+    try:
+        png = await bot.in_render_pool(draw)
+    except Exception:  # a picture is never worth losing the answer over: a warning
+        log.warning("%s: the picture could not be drawn", what, exc_info=True)
+        return None
+    if len(png) > limit - MARGIN:
+        log.info("%s: the picture (%d bytes) does not fit under %d", what, len(png), limit)
+        return None
+    return png
 
 
 def pool_words(pool: str) -> str:
@@ -73,9 +107,36 @@ def profile_text(card: Profile, name: str) -> str:
     return "\n".join(lines)
 
 
-def profile_reply(card: Profile, name: str) -> Reply:
-    """The profile picture (render/league.py's ProfileCard) goes here."""
-    return Reply(text.clip(profile_text(card, name)), public=True)
+def profile_card(card: Profile, name: str) -> ProfileCard:
+    """The service's record as the picture draws it. Expansions go as their codes (the
+    picture names them); the recent results are not in `Profile` yet, so none are drawn."""
+    duel = next((r for r in card.ratings if r.pool.value == "duel"), None)
+    multi = next((r for r in card.ratings if r.pool.value == "multi"), None)
+    return ProfileCard(
+        name=name, rating2=None if duel is None else duel.rating,
+        rating_multi=None if multi is None else multi.rating, games=card.games,
+        wins=card.wins, average_score=card.average_score,
+        favourite_expansions=tuple(e for e, _n in card.favourite_expansions),
+        median_move_seconds=card.median_move_seconds,
+        provisional2=duel is not None and duel.provisional,
+        provisional_multi=multi is not None and multi.provisional)
+
+
+async def profile_reply(bot: ProfileBot, card: Profile, name: str,
+                        limit: int = 8 * 1024 * 1024) -> Reply:
+    """The profile card under its title line; the record as text if the card cannot go."""
+    drawn = profile_card(card, name)
+    language = current()
+    png = await picture(bot, lambda: render_profile(drawn, language=language), limit,
+                        "profile")
+    if png is None:
+        return Reply(text.clip(profile_text(card, name)), public=True)
+    title = _("**{name}** on this server").format(name=safe_name(name))
+    if not card.games and not card.ratings:
+        title += "\n" + _("No finished game here yet.")
+    # TRANSLATORS: the description (alt text) of the profile picture.
+    about = _("The profile of {name}").format(name=safe_name(name))
+    return Reply(title, public=True, picture=("profile.png", about, png))
 
 
 def leaderboard_text(page: LeaderPage) -> str:
@@ -92,9 +153,42 @@ def leaderboard_text(page: LeaderPage) -> str:
     return "\n".join(lines)
 
 
-def leaderboard_reply(page: LeaderPage) -> Reply:
-    """The leaderboard picture (render/league.py's LeaderRow) goes here."""
-    return Reply(text.clip(leaderboard_text(page)), public=True)
+def leaderboard_rows(board: LeaderPage) -> list[LeaderRow]:
+    return [LeaderRow(rank=r.place, name=r.name, rating=r.rating, games=r.games,
+                      provisional=r.provisional) for r in board.rows]
+
+
+def page_of_board(board: LeaderPage, page: int) -> LeaderPage:
+    """One page (PER_PAGE rows, as the picture pages them) of a whole board; a page past
+    either end gives the nearest."""
+    pages = max(1, -(-len(board.rows) // PER_PAGE))
+    page = min(max(page, 1), pages)
+    return LeaderPage(board.pool, page, pages, board.total,
+                      board.rows[(page - 1) * PER_PAGE:page * PER_PAGE])
+
+
+async def leaderboard_reply(bot: ProfileBot, board: LeaderPage, page: int, server: str,
+                            limit: int = 8 * 1024 * 1024) -> Reply:
+    """A page of the leaderboard as a picture under its title line. `board` is the whole
+    board (one page of everything); `page` past either end gives the nearest page. As
+    text when the picture cannot go."""
+    shown = page_of_board(board, page)
+    rows = leaderboard_rows(board)
+    language = current()
+    png = await picture(bot, lambda: render_leaderboard(
+        rows, server=server, pool=board.pool.value, provisional_games=PROVISIONAL_GAMES,
+        language=language, page=shown.page).data, limit, "leaderboard")
+    if png is None:
+        return Reply(text.clip(leaderboard_text(shown)), public=True)
+    head = _("**Leaderboard, {pool}** (page {page} of {pages})").format(
+        pool=pool_words(board.pool.value), page=shown.page, pages=shown.pages)
+    if not shown.rows:
+        head += "\n" + _("Nobody here yet: a rating shows once a player has finished "
+                         "10 rated games.")
+    # TRANSLATORS: the description (alt text) of the leaderboard picture.
+    about = _("The leaderboard, page {page} of {pages}").format(page=shown.page,
+                                                                pages=shown.pages)
+    return Reply(head, public=True, picture=("leaderboard.png", about, png))
 
 
 def build_profile_command(bot: ProfileBot) -> app_commands.Command[Any, ..., None]:
@@ -110,7 +204,8 @@ def build_profile_command(bot: ProfileBot) -> app_commands.Command[Any, ..., Non
             target = player or interaction.user
             card = await bot.service.profile(str(interaction.guild_id or 0), str(target.id))
             shown = getattr(target, "display_name", None) or target.name
-            return profile_reply(card, card.name or shown)
+            return await profile_reply(bot, card, card.name or shown,
+                                       interaction.filesize_limit)
         await act.run(interaction, "profile", work, public=True)
 
     return profile_command
@@ -127,8 +222,12 @@ def build_leaderboard_command(bot: ProfileBot) -> app_commands.Command[Any, ...,
     async def leaderboard_command(interaction: Interaction, pool: str = "duel",
                                   page: app_commands.Range[int, 1, 1000] = 1) -> None:
         async def work() -> Reply:
-            found = await bot.service.leaderboard(str(interaction.guild_id or 0), pool, page)
-            return leaderboard_reply(found)
+            found = await bot.service.leaderboard(str(interaction.guild_id or 0), pool, 1,
+                                                  per_page=EVERYONE)
+            guild = interaction.guild
+            server = guild.name if guild is not None and guild.name else _("This server")
+            return await leaderboard_reply(bot, found, page, server,
+                                           interaction.filesize_limit)
         await act.run(interaction, "leaderboard", work, public=True)
 
     return leaderboard_command

@@ -5,14 +5,18 @@ non-organiser is refused; every message says whom it may ping."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
+from PIL import Image
 
-from carca_bot.bot import league_commands
+from carca_bot.bot import league_commands, profile_commands
 from carca_bot.bot.league_commands import event_timers
 from carca_bot.i18n import speaking
 from carca_bot.i18n.pseudo import untranslated
+from carca_bot.render.league import render_standings
+from carca_bot.render.league_profile import render_profile
 from carca_bot.service import Actor, GameOptions, User, Where
 from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness
 from tests.bot.fake_discord import GUILD_ID, Request
@@ -33,6 +37,16 @@ def event_command(h: BotHarness, user: tuple[int, str], sub: str, *, perms: int 
     data["options"] = [{"type": 1, "name": sub, "options": data["options"]}]
     payload["member"]["roles"] = list(roles)
     return payload
+
+
+def assert_png(part: Any, name: str) -> Image.Image:
+    """An attachment that is a real PNG picture, as Pillow reads it."""
+    assert part.filename == name
+    assert part.data.startswith(b"\x89PNG\r\n\x1a\n")
+    picture = Image.open(io.BytesIO(part.data))
+    picture.load()
+    assert picture.format == "PNG" and picture.width > 100 and picture.height > 100
+    return picture
 
 
 def replies(requests: list[Request]) -> list[Request]:
@@ -85,12 +99,15 @@ async def test_an_event_from_creation_to_opened_games(harness: BotHarness) -> No
              for p in posts]
     assert all(g.status == "active" and len(g.seats) == 2 for g in games)
     assert {s.user_id for g in games for s in g.seats} == set(players)
-    # Standings: a text table and the CSV file.
+    # Standings: a picture and the CSV file.
     shown = await h.send(event_command(h, ANA, "standings", event=1))
     (table,) = replies(shown)
-    assert "```" in table.content and "Ana" in table.content
-    assert table.files and table.files[0].filename == "standings-1.csv"
-    assert table.files[0].data.decode().startswith("place,name,player,")
+    assert table.content.startswith("#1 **Autumn cup**")
+    assert "The standings are in the picture; the CSV file has every row." in table.content
+    assert len(table.files) == 2
+    assert_png(table.files[0], "standings-1.png")
+    assert table.files[1].filename == "standings-1.csv"
+    assert table.files[1].data.decode().startswith("place,name,player,")
     assert_pings_only(shown)
 
 
@@ -138,7 +155,16 @@ async def test_results_overrides_and_the_timers_posts(harness: BotHarness) -> No
     assert await event_timers(h.bot) == 1
     posted = channel_posts(h.fake.since(before))
     assert len(posted) == 1 and "round 1 is over" in posted[0].content
-    assert posted[0].files[0].filename == "standings-1.csv"
+    assert [f.filename for f in posted[0].files] == ["standings-1.png", "standings-1.csv"]
+    assert_png(posted[0].files[0], "standings-1.png")
+    # The picture is the standings after round 1, drawn in the event's language.
+    info = await h.bot.service.event_info(1)
+    expected = render_standings(
+        league_commands.standing_rows(info, info.event.standings()), event="Autumn cup",
+        tiebreaks=league_commands.picture_chain(info), round_no=1, rounds=3,
+        language="en").data
+    assert posted[0].files[0].data == expected
+    assert posted[0].files[1].data.decode().startswith("place,name,player,")
     assert_pings_only(started + h.fake.since(before), [str(u[0]) for u in (ANA, BEN, CY, DEE)])
 
 
@@ -156,14 +182,53 @@ async def test_profile_and_leaderboard(harness: BotHarness) -> None:
     await service.start(where, User(str(ANA[0]), "Ana"))
     await service.resign(where, User(str(ANA[0]), "Ana"))
     (card,) = replies(await h.send(h.make.command(ANA, "/carc-profile", player=BEN)))
+    assert card.content == "**Ben** on this server"
+    assert_png(card.files[0], "profile.png")
+    (spanish,) = replies(await h.send(h.make.command(ANA, "/carc-profile", player=BEN,
+                                                     _locale="es-ES")))
+    assert spanish.content == "**Ben** en este servidor"
+    assert_png(spanish.files[0], "profile.png")
+    # The card drawn is Ben's record, in Spanish for a Spanish speaker.
+    ben = await service.profile(GUILD, str(BEN[0]))
+    drawn = profile_commands.profile_card(ben, "Ben")
+    assert drawn.games == 1 and drawn.wins == 1 and drawn.rating2 is not None
+    assert drawn.provisional2 and drawn.rating_multi is None
+    assert spanish.files[0].data == render_profile(drawn, language="es")
+    assert card.files[0].data == render_profile(drawn, language="en") != spanish.files[0].data
+    (page,) = replies(await h.send(h.make.command(ANA, "/carc-leaderboard")))
+    assert "Nobody here yet" in page.content  # provisional players are left off
+    assert_png(page.files[0], "leaderboard.png")
+
+
+async def test_profile_as_text_when_the_picture_fails(harness: BotHarness,
+                                                      monkeypatch: pytest.MonkeyPatch,
+                                                      caplog: pytest.LogCaptureFixture
+                                                      ) -> None:
+    """A picture that cannot be drawn leaves the record in words, nothing lost."""
+    h = harness
+    where = Where(GUILD, str(h.make.channel_id))
+    service = h.bot.service
+    await service.create(where, User(str(ANA[0]), "Ana"), GameOptions(seed=3))
+    await service.join(where, User(str(BEN[0]), "Ben"))
+    await service.start(where, User(str(ANA[0]), "Ana"))
+    await service.resign(where, User(str(ANA[0]), "Ana"))
+
+    def broken(*args: Any, **kwargs: Any) -> bytes:
+        raise OSError("no font")
+
+    monkeypatch.setattr(profile_commands, "render_profile", broken)
+    (card,) = replies(await h.send(h.make.command(ANA, "/carc-profile", player=BEN)))
     assert card.content.startswith("**Ben** on this server")
     assert "Rating, duels: " in card.content and "provisional, 1 rated game" in card.content
     assert "1 game, 1 won" in card.content
+    assert not card.files
     (spanish,) = replies(await h.send(h.make.command(ANA, "/carc-profile", player=BEN,
                                                      _locale="es-ES")))
     assert "Puntuación, duelos:" in spanish.content
-    (page,) = replies(await h.send(h.make.command(ANA, "/carc-leaderboard")))
-    assert "Nobody here yet" in page.content  # provisional players are left off
+    # The failure is logged, with its traceback.
+    said = [r for r in caplog.records if r.getMessage() == "profile: the picture could not "
+                                                          "be drawn"]
+    assert len(said) == 2 and all(r.exc_info for r in said)
 
 
 async def test_event_words_are_all_translated(harness: BotHarness) -> None:
