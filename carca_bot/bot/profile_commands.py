@@ -109,7 +109,7 @@ def profile_text(card: Profile, name: str) -> str:
 
 def profile_card(card: Profile, name: str) -> ProfileCard:
     """The service's record as the picture draws it. Expansions go as their codes (the
-    picture names them); the recent results are not in `Profile` yet, so none are drawn."""
+    picture names them)."""
     duel = next((r for r in card.ratings if r.pool.value == "duel"), None)
     multi = next((r for r in card.ratings if r.pool.value == "multi"), None)
     return ProfileCard(
@@ -118,6 +118,7 @@ def profile_card(card: Profile, name: str) -> ProfileCard:
         wins=card.wins, average_score=card.average_score,
         favourite_expansions=tuple(e for e, _n in card.favourite_expansions),
         median_move_seconds=card.median_move_seconds,
+        recent_results=card.recent_results,
         provisional2=duel is not None and duel.provisional,
         provisional_multi=multi is not None and multi.provisional)
 

@@ -43,6 +43,7 @@ from carca_bot.store import RatingHistoryRow, RatingRow, ResultRow
 
 LEADERBOARD_PAGE = 10
 PROFILE_GAMES = 1000  # games a profile looks back over
+RECENT_GAMES = 10  # the profile's latest results
 TIMED_GAMES = 50  # ... and, for the time per move, the latest this many (their logs are read)
 FAVOURITES = 3
 # Games that ended this long ago at most are looked for by `record_missed_results`.
@@ -75,6 +76,8 @@ class Profile:
     average_score: float | None
     favourite_expansions: tuple[tuple[str, int], ...]  # (expansion, games), most played first
     median_move_seconds: float | None  # over their latest games' own moves
+    # Their latest results as (place, players), newest first (at most RECENT_GAMES).
+    recent_results: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -314,7 +317,8 @@ class RatingsOps(ServiceCore):
             user_id, name, tuple(sorted(ratings, key=lambda p: p.pool.value)), len(results),
             sum(r.rank == 1 for r in results),
             statistics.fmean(r.score for r in results) if results else None,
-            favourites, statistics.median(gaps) if gaps else None)
+            favourites, statistics.median(gaps) if gaps else None,
+            tuple((r.rank, r.players) for r in results[:RECENT_GAMES]))
 
     async def rating_of(self, guild: str, user_id: str, pool: Pool) -> Rating:
         """The player's current rating in a pool (a newcomer's if they have none)."""

@@ -83,6 +83,7 @@ async def test_a_four_player_game_moves_ratings_as_openskill_says(service: GameS
     assert card.games == 1 and card.wins == 1 and card.average_score == scores[winner]
     assert card.favourite_expansions == (("abbey_mayor", 1),)
     assert card.median_move_seconds is not None and card.median_move_seconds > 0
+    assert card.recent_results == ((1, 4),)
     (pool,) = card.ratings
     assert pool.pool is Pool.MULTI and pool.provisional and pool.place is None
 
@@ -97,6 +98,8 @@ async def test_unrated_games_and_cancelled_games_change_no_rating(service: GameS
     assert await service.store.ratings(GUILD) == []
     card = await service.profile(GUILD, BEN.id)
     assert card.games == 1 and card.wins == 1 and card.ratings == ()
+    assert card.recent_results == ((1, 2),)
+    assert (await service.profile(GUILD, ANA.id)).recent_results == ((2, 2),)
 
 
 async def test_an_amended_result_rates_again_from_that_game_on(service: GameService,
