@@ -29,7 +29,7 @@ from carca_bot.bot.commands import (
     build_language_command,
     build_tiles_command,
 )
-from carca_bot.bot.config import Settings
+from carca_bot.bot.config import Settings, shard_arguments
 from carca_bot.bot.refused import Refused
 from carca_bot.bot.safe import NO_PINGS, pinging, plain, safe_name
 from carca_bot.bot.translator import CommandTranslator
@@ -81,8 +81,11 @@ def quiet_voice() -> None:
         discord.VoiceClient.warn_dave = False
 
 
-class CarcaBot(discord.Client):
+class CarcaBot(discord.AutoShardedClient):
     """One process, one database; default intents only (no message content)."""
+
+    # Our commands' latencies, shadowing discord.py's per-shard heartbeat `latencies`.
+    latencies: deque[float] = deque()  # type: ignore[assignment]  # noqa: RUF012
 
     def __init__(self, settings: Settings, service: GameService | None = None) -> None:
         quiet_voice()
@@ -91,7 +94,8 @@ class CarcaBot(discord.Client):
             if REDACT not in logger.filters:
                 logger.addFilter(REDACT)
         # Nothing pings unless a message names its users (`safe.pinging`).
-        super().__init__(intents=discord.Intents.default(), allowed_mentions=NO_PINGS)
+        super().__init__(intents=discord.Intents.default(), allowed_mentions=NO_PINGS,
+                         **shard_arguments(settings.shards))
         self.settings = settings
         self._service = service
         self.tree = app_commands.CommandTree(self)
@@ -119,6 +123,7 @@ class CarcaBot(discord.Client):
         if self._service is None:
             self._service = await GameService.open(self.settings.database,
                                                    limits=self.settings.limits)
+        self._service.shards = self.settings.shards  # its timers and owed posts only
         self.add_dynamic_items(GameButton, ChoiceSelect)
         await self.tree.set_translator(CommandTranslator())
         if self.settings.warm_up:  # in the render thread, so boards simply queue behind it

@@ -201,7 +201,20 @@ V5 = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5)
+# Version 6: leases, so that of several bot processes on one database only one does a
+# piece of background work (a game's timer step, a game's owed post) at a time: the
+# holder and until when it holds it (the service's clock).
+V6 = (
+    """
+    CREATE TABLE leases (
+        name    TEXT PRIMARY KEY,
+        holder  TEXT NOT NULL,
+        expires REAL NOT NULL
+    )
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -493,6 +493,50 @@ class Store:
     async def game_ids(self) -> list[int]:
         return [int(r[0]) for r in await self._rows("SELECT id FROM games ORDER BY id")]
 
+    # -- several processes on one database: leases and claims -----------------------
+
+    async def take_lease(self, name: str, holder: str, now: float, seconds: float) -> bool:
+        """Hold `name` until `now + seconds`, unless another holder holds it past `now`;
+        whether `holder` has it. One statement, so of two processes asking at once one
+        gets it (SQLite: one writer; PostgreSQL: the loser is serialized after, and sees
+        the winner's row). Leases expired for a day are forgotten on the way."""
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM leases WHERE expires < ?", (now - 86400.0,))
+            rows = await db.execute_fetchall(
+                "INSERT INTO leases (name, holder, expires) VALUES (?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
+                "expires = excluded.expires "
+                "WHERE leases.expires <= ? OR leases.holder = excluded.holder "
+                "RETURNING holder", (name, holder, now + seconds, now))
+        return bool(rows)
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Give `name` back early (only its holder can)."""
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+
+    async def claim_reminder(self, user_id: str, now: float, gap: float) -> bool:
+        """Note a reminder to `user_id` at `now` if none was noted in the `gap` seconds
+        before; whether it was (two processes reminding one user at once: one wins)."""
+        async with self._transaction() as db:
+            rows = await db.execute_fetchall(
+                "INSERT INTO reminded (user_id, at) VALUES (?, ?) ON CONFLICT (user_id) "
+                "DO UPDATE SET at = excluded.at WHERE reminded.at <= ? RETURNING user_id",
+                (user_id, now, now - gap))
+        return bool(rows)
+
+    async def guilds_of(self, game_ids: Iterable[int]) -> dict[int, str]:
+        """The server of each of these games (for a process that works for some only)."""
+        wanted = sorted(set(game_ids))
+        found: dict[int, str] = {}
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            marks = ", ".join("?" * len(chunk))
+            rows = await self._rows(
+                f"SELECT id, guild_id FROM games WHERE id IN ({marks})", chunk)
+            found.update((int(i), str(g)) for i, g in rows)
+        return found
+
 
 # -- running a method again when PostgreSQL could not serialize it ---------------------
 
