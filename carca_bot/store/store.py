@@ -161,8 +161,10 @@ class Store:
     # -- plumbing ---------------------------------------------------------------
 
     def _transaction(self, mode: str = "IMMEDIATE") -> AbstractAsyncContextManager[Connection]:
-        """IMMEDIATE: a write transaction; DEFERRED: a read-only snapshot."""
-        return self._db.transaction(write=mode == "IMMEDIATE")
+        """IMMEDIATE: a write transaction; SERIALIZABLE: one whose checks over many rows
+        (limits) must still hold when it commits; DEFERRED: a read-only snapshot."""
+        return self._db.transaction(write=mode != "DEFERRED",
+                                    serializable=mode == "SERIALIZABLE")
 
     async def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         return await self._db.execute_fetchall(sql, tuple(params))
@@ -237,7 +239,7 @@ class Store:
                           check: UsageCheck | None = None, thread: bool = False) -> int:
         """A new lobby with its host in the first seat; `thread`: in a thread made for it."""
         assert host.user_id is not None
-        async with self._transaction() as db:
+        async with self._transaction("SERIALIZABLE") as db:
             await self._check_and_count(db, guild, host.user_id, check,
                                         "thread" if thread else None, now)
             game_id = await self._insert_game(db, guild, channel, "lobby", host.user_id,
@@ -251,7 +253,7 @@ class Store:
                           check: UsageCheck | None = None) -> int:
         """A game with a whole action log at once (an imported record); its first post is
         owed like a start's."""
-        async with self._transaction() as db:
+        async with self._transaction("SERIALIZABLE") as db:
             await self._check_and_count(db, guild, host, check, "import", now)
             game_id = await self._insert_game(db, guild, channel, status, host, options,
                                               seed, now)
