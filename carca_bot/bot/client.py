@@ -135,6 +135,8 @@ class CarcaBot(discord.AutoShardedClient):
 
     async def sync_commands(self) -> None:
         """Register the commands with Discord when they changed since the last start."""
+        if self.settings.shards is not None and 0 not in self.settings.shards.ids:
+            return  # commands are the bot's, not a shard's: shard 0's process registers
         guild = discord.Object(self.settings.test_guild) if self.settings.test_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)

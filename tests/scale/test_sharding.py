@@ -125,3 +125,21 @@ async def test_a_process_does_the_timers_of_its_own_servers(tmp_path: Path) -> N
         assert owed == {ids[0]}  # game 1's owed post is the other process's
     finally:
         await service.close()
+
+
+def _command_syncs(requests: list[object]) -> int:
+    return sum(1 for r in requests if getattr(r, "method", "") == "PUT"
+               and str(getattr(r, "path", "")).endswith("/commands"))
+
+
+@pytest.mark.parametrize(("shards", "syncs"), [("0", 1), ("1", 0), (None, 1)])
+async def test_only_shard_zeros_process_registers_the_commands(
+        tmp_path: Path, shards: str | None, syncs: int) -> None:
+    from tests.bot.conftest import offline_bot
+
+    env = {} if shards is None else {"CARCA_SHARDS": shards, "CARCA_SHARD_COUNT": "2"}
+    async with offline_bot(tmp_path / "bot.sqlite3", env) as h:
+        assert _command_syncs(h.fake.requests) == syncs
+        assert h.bot.service.shards == Settings.from_env(env).shards
+        expected = {} if shards is None else {"shard_ids": [int(shards)], "shard_count": 2}
+        assert {k: getattr(h.bot, k) for k in expected} == expected
