@@ -4,7 +4,7 @@ backends, and a process doing the background work of its own servers only."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -127,7 +127,7 @@ async def test_a_process_does_the_timers_of_its_own_servers(tmp_path: Path) -> N
         await service.close()
 
 
-def _command_syncs(requests: list[object]) -> int:
+def _command_syncs(requests: Sequence[object]) -> int:
     return sum(1 for r in requests if getattr(r, "method", "") == "PUT"
                and str(getattr(r, "path", "")).endswith("/commands"))
 
