@@ -36,7 +36,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from carca_bot.ai.pool import Position
 
@@ -44,6 +44,7 @@ __all__ = ["Busy", "Overtime", "Pool", "PoolError", "Position", "WorkerLost",
            "render_board_job", "render_tile_job", "warm_up_job"]
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
 KINDS = ("threads", "processes")
 DEFAULT_BUDGET = 20.0  # seconds: a board of a 6-player game with every expansion is ~1 s
 
@@ -149,8 +150,8 @@ class Pool:
             while len(self._idle) < self.size:
                 self._idle.append(await asyncio.to_thread(_Worker, self._context))
 
-    async def submit(self, fn: Callable[..., Any], *args: Any,
-                     budget_seconds: float = DEFAULT_BUDGET) -> Any:
+    async def submit(self, fn: Callable[..., T], *args: Any,
+                     budget_seconds: float = DEFAULT_BUDGET) -> T:
         """`fn(*args)` in a worker: its result, or its exception; `Busy` at once when the
         queue is full, `Overtime` past the budget (counted from when a worker takes it),
         `WorkerLost` if the worker died."""
@@ -175,7 +176,7 @@ class Pool:
                     self._counts["overtime"] += 1
                     raise Overtime(f"{name} ran past {budget_seconds} s") from None
             else:
-                result = await self._in_process(module, name, args, budget_seconds)
+                result = cast(T, await self._in_process(module, name, args, budget_seconds))
             self._counts["done"] += 1
             return result
         finally:
