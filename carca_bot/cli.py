@@ -111,6 +111,12 @@ def _local(args: argparse.Namespace) -> int:
     return asyncio.run(run(args, render_board, render_tile=render_your_tile))
 
 
+def _migrate(args: argparse.Namespace) -> int:
+    from carca_bot.pgcopy import run
+
+    return run(args)
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
     parser = argparse.ArgumentParser(prog="carca-bot", description=__doc__)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -138,7 +144,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
     migrate = commands.add_parser(
         "migrate", help="copy every game from a SQLite file to a new PostgreSQL database")
     ops.add_migrate_arguments(migrate)
-    handlers["migrate"] = ops.run_migrate
+    handlers["migrate"] = _migrate
 
     local = commands.add_parser("local", help="play in this terminal, without Discord")
     add_arguments(local)

@@ -614,27 +614,3 @@ def add_migrate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", metavar="SQLITE_FILE", help="the bot's SQLite database")
     parser.add_argument("target", metavar="POSTGRESQL_URL",
                         help="a new, empty PostgreSQL database, as postgresql://user@host/db")
-
-
-def run_migrate(args: argparse.Namespace) -> int:
-    """`carca-bot migrate`: 0 copied and checked, 1 the check failed (rolled back), 2 not
-    done (nothing changed)."""
-    import asyncio
-
-    from carca_bot.pgcopy import CopyMismatch, copy_to_postgres
-
-    try:
-        report = asyncio.run(copy_to_postgres(args.source, args.target))
-    except OpsError as exc:
-        print(f"carca-bot migrate: {exc}", file=sys.stderr)
-        return CANNOT
-    except CopyMismatch as exc:
-        print("carca-bot migrate: the copy read back from PostgreSQL differs from the "
-              "SQLite file, so it was rolled back (nothing changed):", file=sys.stderr)
-        for line in exc.problems[:MAX_LISTED]:
-            print(f"  {line}", file=sys.stderr)
-        if len(exc.problems) > MAX_LISTED:
-            print(f"  ... and {len(exc.problems) - MAX_LISTED} more", file=sys.stderr)
-        return PROBLEMS
-    print("\n".join(report.lines()))
-    return OK

@@ -14,8 +14,11 @@ A target that already holds data is refused before anything is written.
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import json
 import sqlite3
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -26,7 +29,7 @@ from typing import Any
 import asyncpg
 
 from carca_bot.engine.record import write_record
-from carca_bot.ops import OpsError, backup, shown
+from carca_bot.ops import CANNOT, MAX_LISTED, OK, PROBLEMS, OpsError, backup, shown
 from carca_bot.service.live import Unreplayable, rebuild
 from carca_bot.store import GameData, Store
 from carca_bot.store.driver import Connection, is_postgres_url
@@ -34,7 +37,6 @@ from carca_bot.store.postgres_db import statements
 from carca_bot.store.store import ACTIONS_OF_GAME, GAME_COLUMNS, SEATS_OF_GAME, game_data
 
 BATCH = 5000  # rows read from SQLite and sent with COPY at a time
-MAX_LISTED = 20  # mismatching games listed one per line
 
 
 class CopyMismatch(Exception):
@@ -227,3 +229,26 @@ def _rebuilt(data: GameData) -> str:
         state |= {"record": write_record(game), "scores": list(game.scores),
                   "turn": game.turn, "finished": game.finished, "deciding": game.deciding}
     return json.dumps(state, sort_keys=True, default=repr)
+
+
+# -- command line ----------------------------------------------------------------------
+
+
+def run(args: argparse.Namespace) -> int:
+    """`carca-bot migrate`: 0 copied and checked, 1 the check failed (rolled back), 2 not
+    done (nothing changed)."""
+    try:
+        report = asyncio.run(copy_to_postgres(args.source, args.target))
+    except OpsError as exc:
+        print(f"carca-bot migrate: {exc}", file=sys.stderr)
+        return CANNOT
+    except CopyMismatch as exc:
+        print("carca-bot migrate: the copy read back from PostgreSQL differs from the "
+              "SQLite file, so it was rolled back (nothing changed):", file=sys.stderr)
+        for line in exc.problems[:MAX_LISTED]:
+            print(f"  {line}", file=sys.stderr)
+        if len(exc.problems) > MAX_LISTED:
+            print(f"  ... and {len(exc.problems) - MAX_LISTED} more", file=sys.stderr)
+        return PROBLEMS
+    print("\n".join(report.lines()))
+    return OK

@@ -1,8 +1,9 @@
-"""Makes the README's example turn: a real command through the bot, its reply and board.
+"""Makes the README's example turn: a real command through the bot, the game card it
+edits and the turn's ping.
 
 Plays a seeded 3-player game through the offline Discord harness, then one more turn
-with `/carc place ... confirm:true`, and writes docs/turn-board.png and prints the
-reply. Run: python docs/turn_example.py
+with `/carc place ... confirm:true`, writes the card's picture to docs/turn-board.png
+and prints the card's text and the ping. Run: python docs/turn_example.py
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from carca_bot.service import GameOptions, User, Where  # noqa: E402
+from tests.bot.cards import assert_card_reply  # noqa: E402
 from tests.bot.conftest import ANA, BEN, CY, BotHarness, offline_bot  # noqa: E402
 from tests.bot.fake_discord import GUILD_ID  # noqa: E402
 
@@ -75,11 +77,13 @@ async def example_turn(h: BotHarness) -> None:
         requests = await h.command(player, "place", **options)
         if found:
             break
-    post = next(r for r in requests if r.files)
-    (ROOT / "docs" / "turn-board.png").write_bytes(post.files[0].data)
-    shown = " ".join(f"{k}:{v}" for k, v in options.items())
-    print(f"/carc place {shown}   (by {player[1]})\n")
-    print(post.content)
+    shown = assert_card_reply(requests)
+    (ROOT / "docs" / "turn-board.png").write_bytes(shown.card.files[0].data)
+    said = " ".join(f"{k}:{v}" for k, v in options.items())
+    print(f"/carc place {said}   (by {player[1]})\n")
+    print(shown.card.text)
+    if shown.ping is not None:
+        print(f"\n(ping) {shown.ping.content}")
 
 
 if __name__ == "__main__":

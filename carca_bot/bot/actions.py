@@ -31,6 +31,7 @@ from carca_bot.bot.buttons import (
     page_row,
     row_for,
 )
+from carca_bot.bot.card import stats_text
 from carca_bot.bot.history import moment, moment_text, pile_text
 from carca_bot.bot.languages import Prefs
 from carca_bot.bot.parse import square, square_and_name
@@ -78,6 +79,12 @@ class Reply:
     notes: list[str] = field(default_factory=list)  # said at the end of the content
     edit: bool = False  # replace the message the clicked button is on (a private one)
     picture: tuple[str, str, bytes] | None = None  # (file name, description, PNG) made already
+    # A change of a started game: shown on its card (edited in place) with `last` as the
+    # last move, the player to act pinged; the actor hears `content` privately.
+    card: bool = False
+    last: str = ""
+    tile: str | None = None  # the tile the player to act drew (shown to all)
+    said: str = ""  # `content` as the move made it: what a command puts before it goes on top
 
 
 @contextmanager
@@ -163,7 +170,9 @@ class Actions:
     async def run(self, interaction: discord.Interaction[Any], name: str, work: Work, *,
                   public: bool, update: bool = False) -> None:
         """Defer, do the work, answer; log one line with the outcome and latency.
-        `update`: the answer replaces the (private) message of the clicked button."""
+        `update`: the answer replaces the (private) message of the clicked button.
+        A command that changes a started game shows it on the game's card, so its own
+        answer is private (`CARD_COMMANDS`)."""
         started = time.perf_counter()
         if not self.accepting:
             with speaking(languages.private_language(interaction, None)):
@@ -188,26 +197,27 @@ class Actions:
             if update:
                 await interaction.response.defer()
             else:
+                public = public and name not in CARD_COMMANDS
                 await interaction.response.defer(ephemeral=not public, thinking=True)
             language = languages.private_language(interaction, await self.prefs(interaction))
             with speaking(language):
                 reply = await work()
                 game_id = reply.view.game_id if reply.view else None
-                await self.send(interaction, reply)
+                await self.send(interaction, reply, public=public and not update)
         except GameMovedOn as exc:
             outcome = "moved_on"
             with speaking(language):
                 moved = _("The game moved on while your command was on its way, so it was "
                           "not carried out. The game now:\n\n{status}").format(
                     status=text.status_text(exc.view))
-                await self.refuse(interaction, public, moved)
+                await self.refuse(interaction, public and not update, moved)
         except Refused as exc:  # worded when raised, in the language of this reply
             outcome = "Refused"
-            await self.refuse(interaction, public, sentence(exc.text))
+            await self.refuse(interaction, public and not update, sentence(exc.text))
         except ServiceError as exc:
             outcome = type(exc).__name__
             with speaking(language):
-                await self.refuse(interaction, public, sentence(say(exc)))
+                await self.refuse(interaction, public and not update, sentence(say(exc)))
         except Exception:
             outcome = "error"
             log.exception("command=%s failed", name)
@@ -274,10 +284,14 @@ class Actions:
             reply.notes.extend(notes)
         return files
 
-    async def send(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
+    async def send(self, interaction: discord.Interaction[Any], reply: Reply,
+                   public: bool = False) -> None:
         """The answer; a public post about a game in another channel (a game's thread,
         from a button in its parent channel) goes to that channel, and the clicker is
-        told where."""
+        told where. `public`: the interaction was deferred publicly."""
+        if reply.card and reply.view is not None:
+            await self.to_card(interaction, reply, public)
+            return
         language = reply.language or current()
         with speaking(language):
             files = await self._files(interaction, reply)
@@ -285,10 +299,8 @@ class Actions:
             if components is None and reply.view is not None:
                 components = row_for(reply.view, reply.choices, private=not reply.public)
         content = text.with_notes(reply.content, reply.notes)
-        if reply.edit:  # a private message stepped in place (history): no post is owed
-            await interaction.edit_original_response(
-                content=content, attachments=files, view=components,
-                allowed_mentions=NO_PINGS)
+        if reply.edit:  # a private message stepped in place (history, a turn's steps)
+            await self.private_edit(interaction, content, files, components)
             return
         kwargs: dict[str, Any] = {"files": files, "allowed_mentions": pinging(*reply.pings)}
         if components is not None and components.children:
@@ -310,6 +322,8 @@ class Actions:
             return
         if shown is not None:
             await self.bot.posted(shown)
+            if shown.status != "lobby":
+                await self.refresh_card(shown)
         if elsewhere:
             assert shown is not None
             with contextlib.suppress(discord.HTTPException):
@@ -318,6 +332,94 @@ class Actions:
                 _("Done: game #{game} is played in {channel}.").format(
                     game=shown.game_id, channel=f"<#{shown.where.channel}>"),
                 ephemeral=True, allowed_mentions=NO_PINGS)
+
+    async def private_edit(self, interaction: discord.Interaction[Any], content: str,
+                           files: list[discord.File],
+                           components: discord.ui.View | None) -> None:
+        """Replace the private message whose button was clicked. Discord lets a private
+        message be edited for 15 minutes only (and not once it is dismissed): then the
+        answer comes as a new private message."""
+        try:
+            await interaction.edit_original_response(
+                content=content, attachments=files, view=components,
+                allowed_mentions=NO_PINGS)
+            return
+        except discord.HTTPException as exc:
+            log.info("user=%s private message not editable (HTTP %s): sent anew",
+                     interaction.user.id, exc.status)
+        for file in files:
+            file.reset()
+        kwargs: dict[str, Any] = {"files": files, "allowed_mentions": NO_PINGS}
+        if components is not None and components.children:
+            kwargs["view"] = components
+        await interaction.followup.send(content, ephemeral=True, **kwargs)
+
+    async def to_card(self, interaction: discord.Interaction[Any], reply: Reply,
+                      public: bool) -> None:
+        """A change of a started game: on its card (and, at the end, the final post), the
+        player to act pinged; the change counts as posted once the card has it. The
+        actor is answered privately."""
+        view = reply.view
+        assert view is not None
+        # What the command said before the move's words ("Ana resigned.", "imported").
+        added = (reply.content[:-len(reply.said)].strip()
+                 if reply.said and reply.content.endswith(reply.said) else "")
+        last = "\n".join(line for line in (added, reply.last) if line)
+        try:
+            await self.bot.cards.show(view, last, tile=reply.tile, choices=reply.choices,
+                                      board=reply.board)
+            if reply.final is not None:
+                await self.final_post(interaction, reply)
+        except discord.HTTPException as exc:
+            await self.not_posted(interaction, view, exc)
+            return
+        await self.bot.posted(view)
+        # The ping never raises (a failure is logged): it goes out while the actor is told.
+        await asyncio.gather(self.bot.pings.turn(view, reply.tile),
+                             self._card_done(interaction, reply, public))
+
+    async def _card_done(self, interaction: discord.Interaction[Any], reply: Reply,
+                         public: bool) -> None:
+        view = reply.view
+        assert view is not None
+        if view.where.channel != str(interaction.channel_id or 0):
+            said = _("Done: game #{game} is played in {channel}, where its card is up to "
+                     "date.").format(game=view.game_id, channel=f"<#{view.where.channel}>")
+        else:
+            said = _("Done: the card of game #{game} is up to date.").format(
+                game=view.game_id)
+        if reply.edit:  # the private turn message the confirm was on
+            await self.private_edit(interaction, said, [], None)
+            return
+        if public:  # a public "thinking" placeholder: replaced by a private answer
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+        await interaction.followup.send(said, ephemeral=True, allowed_mentions=NO_PINGS)
+
+    async def final_post(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
+        """The end-of-game post (ranking, scoring file, replays) in the game's channel."""
+        view = reply.view
+        assert view is not None
+        with speaking(reply.language or current()):
+            files = await self._files(interaction, reply)
+        channel = self.bot.get_partial_messageable(int(view.where.channel))
+        kwargs: dict[str, Any] = {"files": files, "allowed_mentions": NO_PINGS}
+        if reply.components is not None and reply.components.children:
+            kwargs["view"] = reply.components
+        await channel.send(text.with_notes(reply.content, reply.notes), **kwargs)
+
+    async def refresh_card(self, view: TurnView) -> None:
+        """After a public post about a started game that is not a move (a player removed,
+        the game cancelled): the card follows, best effort (a failure leaves it for the
+        next change)."""
+        try:
+            with public(view):
+                last = text.move_lines(view)
+            await self.bot.cards.show(view, last)
+        except discord.HTTPException as exc:
+            log.warning("game %s: card not refreshed (HTTP %s)", view.game_id, exc.status)
+            return
+        await self.bot.pings.turn(view)
 
     async def not_posted(self, interaction: discord.Interaction[Any], view: TurnView,
                          exc: discord.HTTPException) -> None:
@@ -345,13 +447,16 @@ class Actions:
         choices = await self._choices_of_next(view)
         action = last_action_by(board, actor)
         with public(view):
-            if view.status == "finished" and board is not None:
-                return in_language(self._final(view, board, action))
             tile = await self._next_tile(view)
-            your_tile = (board, tile) if board is not None and tile is not None else None
-            return in_language(Reply(text.public_update(view, actor, action, tile), public=True,
-                                     board=board, view=view, choices=choices,
-                                     your_tile=your_tile, pings=text.pinged(view)))
+            if view.status == "finished" and board is not None:
+                reply = in_language(self._final(view, board, action))
+            else:
+                reply = in_language(Reply(text.public_update(view, actor, action, tile),
+                                          public=True, view=view, choices=choices,
+                                          pings=text.pinged(view), board=board))
+            reply.card, reply.last, reply.tile = True, text.move_lines(view, actor, action), tile
+            reply.said = reply.content
+            return reply
 
     def _final(self, view: TurnView, board: Game, action: dict[str, Any] | None) -> Reply:
         """The last post: winner and ranking first, the whole scoring in a text file."""
@@ -440,16 +545,22 @@ class Actions:
                      version: int) -> None:
         user, svc = who(interaction), self.service
         posts = action in ("confirm", "join", "start", "skip", "return", "resign")
-        # History steps replace the private message they are on; from a public post (the
-        # last post's button) they open a private one.
+        # History and turn steps replace the private message they are on; from a public
+        # post (the card, the last post) they open a private one.
         message = interaction.message
-        update = action in HISTORY and message is not None and message.flags.ephemeral
+        update = (action in (*HISTORY, *TURN_STEPS) and message is not None
+                  and message.flags.ephemeral)
 
         async def work() -> Reply:
             if action in HISTORY:
                 reply = await self.history_step(interaction, action, game_id, version)
                 reply.edit = update
                 return reply
+            reply = await act()
+            reply.edit = update
+            return reply
+
+        async def act() -> Reply:
             if action == "page":
                 return await self.score_details(interaction, version, game_id)
             place = await self.place_of(interaction, game_id, action)
@@ -457,6 +568,8 @@ class Actions:
                 view = await svc.status(place, user.id)
                 board = await svc.game(place, view.game_id)
                 return in_language(Reply(text.status_text(view), board=board))
+            if action == "status":
+                return Reply(stats_text(await svc.status(place, user.id)))
             if action == "tile":
                 return await self.your_tile(interaction, await svc.begin_turn(place, user))
             if action == "draw":
@@ -522,8 +635,15 @@ class Actions:
     async def select(self, interaction: discord.Interaction[Any], action: str, game_id: int,
                      version: int, value: str) -> None:
         user, svc = who(interaction), self.service
+        message = interaction.message
+        update = (action in TURN_STEPS and message is not None and message.flags.ephemeral)
 
         async def work() -> Reply:
+            reply = await act()
+            reply.edit = update
+            return reply
+
+        async def act() -> Reply:
             place = await self.place_of(interaction, game_id)
             if action == "pick":
                 figure, _, on = value.partition(":")
@@ -543,7 +663,8 @@ class Actions:
             return await self.public_move(await svc.move_wagon(place, user, x, y, on, version),
                                           user.name)
 
-        await self.run(interaction, f"select:{action}", work, public=action == "wagon")
+        await self.run(interaction, f"select:{action}", work, public=action == "wagon",
+                       update=update)
 
     # -- whole-game replies -------------------------------------------------------------
 
@@ -666,6 +787,16 @@ def _size(file: discord.File) -> int:
 
 
 SCORE_PAGE = 12
+# A player's own turn, step by step, in one private message: these buttons and menus
+# edit the message they are on.
+TURN_STEPS = ("rotate", "undo", "confirm", "pick", "hole", "skip", "return")
+# Commands whose public result is a change of a started game: it goes on the game's card
+# (edited in place), so the command's own answer is private.
+CARD_COMMANDS = frozenset({
+    "start", "place", "abbey", "wagon", "confirm", "import",
+    *(f"button:{a}" for a in ("confirm", "start", "skip", "return", "resign")),
+    "select:wagon",
+})
 FROM_ANOTHER_CHANNEL = ("join", "start", "board", "page")  # see Actions.place_of
 
 

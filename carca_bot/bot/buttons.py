@@ -39,6 +39,7 @@ BUTTON_LABELS = {
     "return": (N_("Return wagon"), discord.ButtonStyle.secondary),
     "resign": (N_("Resign"), discord.ButtonStyle.danger),
     "keep": (N_("Keep playing"), discord.ButtonStyle.secondary),
+    "status": (N_("Status"), discord.ButtonStyle.secondary),  # on the card: with the pace
     "page": (N_("Page"), discord.ButtonStyle.secondary),  # /carc score pages; version = page
     # The history browser: the version slot holds the move shown when the button was made
     # (a game's past only grows, so no genuine id names a move the game does not have).
@@ -224,3 +225,16 @@ def row_for(view: TurnView, choices: Choices | None, *, private: bool
     else:
         add("board")
     return ui
+
+
+def card_actions(view: TurnView) -> list[tuple[str, str]]:
+    """The game card's buttons as (action, label): what the player to act may start from
+    the channel, then the full board and the status (with each player's pace)."""
+    def labelled(action: str) -> tuple[str, str]:
+        return action, _(BUTTON_LABELS[action][0])
+
+    if view.finished:
+        return [labelled("hist"), ("board", _("Full board"))]
+    acts = {"choose": ["draw", "abbey"], "place": ["tile"],
+            "abbey_round": ["skip"]}.get(view.must, [])
+    return [*map(labelled, acts), ("board", _("Full board")), labelled("status")]

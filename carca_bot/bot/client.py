@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import io
 import json
@@ -20,9 +21,12 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from carca_bot.bot import endgame, languages, text
+from carca_bot.bot import endgame, languages, league_commands, profile_commands, text
 from carca_bot.bot.actions import Actions, last_action_by, public
+from carca_bot.bot.ai_commands import build_ai_group, build_hint_command, public_change_hook
+from carca_bot.bot.away import build_away_command
 from carca_bot.bot.buttons import ChoiceSelect, GameButton, final_row, is_ours, row_for
+from carca_bot.bot.card import Cards
 from carca_bot.bot.commands import (
     build_group,
     build_history_command,
@@ -30,9 +34,13 @@ from carca_bot.bot.commands import (
     build_tiles_command,
 )
 from carca_bot.bot.config import Settings, shard_arguments
+from carca_bot.bot.notify import build_notify_command
+from carca_bot.bot.ping import Pings
 from carca_bot.bot.refused import Refused
 from carca_bot.bot.safe import NO_PINGS, pinging, plain, safe_name
 from carca_bot.bot.translator import CommandTranslator
+from carca_bot.bot.vote_ids import VoteButton, is_vote_id
+from carca_bot.bot.votes import build_takeback_command, post_vote, settle_votes
 from carca_bot.engine.game import Game
 from carca_bot.i18n import Domain, speaking
 from carca_bot.service import (
@@ -100,6 +108,8 @@ class CarcaBot(discord.AutoShardedClient):
         self._service = service
         self.tree = app_commands.CommandTree(self)
         self.actions = Actions(self)
+        self.cards = Cards(self)  # each game's card, edited in place
+        self.pings = Pings(self)  # one ping per turn
         # Rendering runs in threads (each keeps its own renderer) to keep the loop free.
         self._render_pool = ThreadPoolExecutor(max_workers=settings.render_threads,
                                                thread_name_prefix="render")
@@ -113,6 +123,14 @@ class CarcaBot(discord.AutoShardedClient):
         # pile are commands of their own.
         self.tree.add_command(build_history_command(self))
         self.tree.add_command(build_tiles_command(self))
+        self.tree.add_command(league_commands.build_event_group(self))
+        self.tree.add_command(profile_commands.build_profile_command(self))
+        self.tree.add_command(profile_commands.build_leaderboard_command(self))
+        self.tree.add_command(build_ai_group(self))
+        self.tree.add_command(build_hint_command(self))
+        self.tree.add_command(build_takeback_command(self))
+        self.tree.add_command(build_away_command(self))
+        self.tree.add_command(build_notify_command(self))
 
     @property
     def service(self) -> GameService:
@@ -124,12 +142,15 @@ class CarcaBot(discord.AutoShardedClient):
             self._service = await GameService.open(self.settings.database,
                                                    limits=self.settings.limits)
         self._service.shards = self.settings.shards  # its timers and owed posts only
-        self.add_dynamic_items(GameButton, ChoiceSelect)
+        self.add_dynamic_items(GameButton, ChoiceSelect, VoteButton)
+        # The service's own moves (AI seats) are posted as soon as they are stored.
+        self.service.on_public_change = public_change_hook(self)
         await self.tree.set_translator(CommandTranslator())
         if self.settings.warm_up:  # in the render thread, so boards simply queue behind it
             from carca_bot.render.board import warm_up
 
             self._render_pool.submit(warm_up)
+            await self.service.start_ai()
         await self.sync_commands()
         self._timer_task = asyncio.create_task(self._timers(), name="turn-timers")
 
@@ -145,7 +166,7 @@ class CarcaBot(discord.AutoShardedClient):
                    else c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps([payload, self.settings.test_guild],
                                            sort_keys=True).encode()).hexdigest()
-        marker = Path(str(self.settings.database) + ".commands")
+        marker = command_marker(self.settings.database)
         if marker.exists() and marker.read_text().strip() == digest:
             return
         await self.tree.sync(guild=guild)
@@ -187,6 +208,14 @@ class CarcaBot(discord.AutoShardedClient):
         return await self.in_render_pool(lambda: render_board(
             game, max_bytes=max_bytes, language=language))
 
+    async def render_card(self, game: Game, tile: str | None, language: str) -> bytes:
+        """The picture on a game's card. `tile`: the tile the player to act drew (shown to
+        all), for a picture that marks where it fits."""
+        from carca_bot.render.focus import render_focus
+
+        return await self.in_render_pool(lambda: render_focus(
+            game, tile, language=language))
+
     async def render_your_tile(self, game: Game, tile: str, language: str = "en") -> bytes:
         from carca_bot.render.board import render_your_tile
 
@@ -202,7 +231,7 @@ class CarcaBot(discord.AutoShardedClient):
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
-        if is_ours(custom_id):
+        if is_ours(custom_id) or is_vote_id(custom_id):
             return
         log.info("component=%r user=%s outcome=unknown_id", custom_id[:100],
                  interaction.user.id)
@@ -250,12 +279,17 @@ class CarcaBot(discord.AutoShardedClient):
             await self.posted(shows)
 
     async def posted(self, view: TurnView) -> None:
-        """The channel saw the game at `view.version`: nothing before it is owed."""
+        """The channel saw the game at `view.version`: nothing before it is owed. Vote
+        messages the change overtook are closed."""
         try:
             await self.service.mark_posted(view.game_id, view.version)
         except ServiceError:  # posted twice at worst, never lost
             log.warning("game %s: could not note post of version %s", view.game_id,
                         view.version)
+        try:
+            await settle_votes(self, view.game_id)
+        except (discord.HTTPException, ServiceError):  # closed at the next change
+            log.warning("game %s: could not close its vote messages", view.game_id)
 
     async def _timers(self) -> None:
         # Posts left owed by the last run are delivered at once: nothing of this process
@@ -267,6 +301,7 @@ class CarcaBot(discord.AutoShardedClient):
             try:
                 for report in await self.service.check_timers():
                     await self.announce_timer(report)
+                await league_commands.event_timers(self)
             except Exception:  # keep the loop alive; the next period tries again
                 log.exception("turn timer check failed")
             await self._deliver_quietly(OWED_POST_AGE)
@@ -292,17 +327,11 @@ class CarcaBot(discord.AutoShardedClient):
                 self._failed_once(owed.game_id, f"cannot be read ({exc})")
                 continue
             view = catch.view
-            files: list[discord.File] = []
-            board = await self.service.game(view.where, view.game_id)
-            with public(view) as language:
-                if board is not None:
-                    png = await self.render_board(board, TIMER_BOARD_BYTES, language)
-                    files.append(discord.File(io.BytesIO(png), filename="board.png",
-                                              description=_("The board")))
-                content = text.catch_up(view, catch.lines, catch.played)
-                components = row_for(view, None, private=False)
             try:
-                await self.post(view.where, content, components, text.pinged(view), files)
+                if view.status == "lobby":
+                    await self._catch_up_post(view, catch.lines, catch.played)
+                else:
+                    await self._catch_up_card(view, catch.lines, catch.played)
             except discord.HTTPException as exc:
                 self._failed_once(owed.game_id, f"could not be posted (HTTP {exc.status})")
                 continue
@@ -311,7 +340,35 @@ class CarcaBot(discord.AutoShardedClient):
             sent += 1
             log.info("game=%s outcome=owed_post_delivered version=%s", view.game_id,
                      catch.version)
+            if view.status != "lobby":
+                await self.pings.turn(view)
         return sent
+
+    async def _catch_up_card(self, view: TurnView, lines: tuple[Any, ...],
+                             played: tuple[dict[str, Any], ...]) -> None:
+        """A started game's owed change: on its card; a finished game's result is also
+        posted, as the end-of-game post would have been."""
+        with public(view):
+            said = [d for d in (text.describe_action(a) for a in played) if d]
+            now = dataclasses.replace(view, events=tuple(lines))
+            last = "\n".join([*said, text.move_lines(now)])
+        await self.cards.show(view, last)
+        if view.finished:
+            await self._catch_up_post(view, lines, played)
+
+    async def _catch_up_post(self, view: TurnView, lines: tuple[Any, ...],
+                             played: tuple[dict[str, Any], ...]) -> None:
+        files: list[discord.File] = []
+        board = await self.service.game(view.where, view.game_id)
+        with public(view) as language:
+            if board is not None:
+                png = await self.render_board(board, TIMER_BOARD_BYTES, language)
+                files.append(discord.File(io.BytesIO(png), filename="board.png",
+                                          description=_("The board")))
+            content = text.catch_up(view, lines, played)
+            components = (final_row(view.game_id) if view.finished
+                          else row_for(view, None, private=False))
+        await self.post(view.where, content, components, [], files)
 
     def _failed_once(self, game_id: int, why: str) -> None:
         """One warning per game, not one every period while Discord refuses."""
@@ -327,15 +384,62 @@ class CarcaBot(discord.AutoShardedClient):
         if report.reason == "lobby_expired":
             await self.lobby_expired(report)
             return
+        if report.auto_played and not view.finished:  # on the card, the next player pinged
+            await self._played_for_late(report)
+            return
         with public(view) as language:
             content, pings, files = await self._timer_notice(report, language)
             components = (final_row(view.game_id) if view.finished and report.auto_played
                           else row_for(view, None, private=False))
+        if report.reason == "expel_vote":  # the vote's own message, with its buttons
+            try:
+                await post_vote(self, report)
+            except discord.HTTPException:
+                log.warning("could not post the vote in channel %s", report.where.channel)
+        if report.reason in ("reminder", "clock_reminder"):  # the turn's ping, again
+            await self.pings.turn(view, reminder=content)
+            return
         try:
+            if report.auto_played:  # the game ended: its card, and the end-of-game post
+                with public(view):
+                    last = self._late_words(report, await self.service.game(
+                        view.where, view.game_id))
+                await self.cards.show(view, last)
             await self.post(view.where, content, components, pings, files,
                             shows=view if report.auto_played else None)
         except discord.HTTPException:
             log.warning("could not post the timer notice in channel %s", report.where.channel)
+        if report.auto_played:
+            await self.pings.turn(view)
+        elif view.status == "active":  # e.g. a vote to expel opened: the card shows it
+            await self.actions.refresh_card(view)
+
+    def _late_words(self, report: TimerReport, board: Game | None) -> str:
+        """'⏰ Ana ran out of time, so the bot played the turn: …' and what it scored."""
+        late = f"**{safe_name(report.name)}**"
+        action = last_action_by(board, report.name)
+        said = text.describe_action(action) if action else ""
+        if said:
+            head = _("⏰ {name} ran out of time, so the bot played the turn: {move}").format(
+                name=late, move=said)
+        else:
+            head = _("⏰ {name} ran out of time, so the bot played the turn.").format(name=late)
+        return "\n".join(line for line in (head, text.move_lines(report.view)) if line)
+
+    async def _played_for_late(self, report: TimerReport) -> None:
+        """A turn played (or skipped) for a late player: the card shows it; the change is
+        posted once the card has it, else it stays owed for the next period."""
+        view = report.view
+        with public(view):
+            last = self._late_words(report, await self.service.game(view.where, view.game_id))
+        try:
+            await self.cards.show(view, last)
+        except discord.HTTPException as exc:
+            log.warning("game %s: card not updated after a late turn (HTTP %s)",
+                        view.game_id, exc.status)
+            return
+        await self.posted(view)
+        await self.pings.turn(view)
 
     async def _timer_notice(self, report: TimerReport, language: str
                             ) -> tuple[str, list[str], list[discord.File]]:
@@ -390,6 +494,15 @@ class CarcaBot(discord.AutoShardedClient):
             await self.post(report.where, content)
         except discord.HTTPException:
             log.warning("could not post the lobby expiry in channel %s", report.where.channel)
+
+
+def command_marker(database: object) -> Path:
+    """Where the digest of the last command sync is kept: beside a SQLite file, or in the
+    working folder for a PostgreSQL URL (which names no folder; one per database)."""
+    name = str(database)
+    if name.startswith(("postgresql://", "postgres://")):
+        return Path(f"carca-{hashlib.sha256(name.encode()).hexdigest()[:12]}.commands")
+    return Path(name + ".commands")
 
 
 class Unreachable(Exception):

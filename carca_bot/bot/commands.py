@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from carca_bot.bot import languages, parse, text, vocab
+from carca_bot.bot import clock_words, dashboard, languages, parse, text, vocab
 from carca_bot.bot.actions import Reply, in_language, is_admin, joined, public, where, who
 from carca_bot.bot.autocomplete import Autocomplete
 from carca_bot.bot.buttons import resign_row, row_for
@@ -20,6 +20,7 @@ from carca_bot.service import (
     GameOptions,
     TurnView,
 )
+from carca_bot.service.model import clock_rules
 
 if TYPE_CHECKING:
     from carca_bot.bot.client import CarcaBot
@@ -71,6 +72,10 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
                                guild_only=True)
     act, ac = bot.actions, Autocomplete(bot)
 
+    async def time_zones(interaction: Interaction,
+                         current: str) -> list[app_commands.Choice[str]]:
+        return clock_words.time_zone_choices(current)
+
     def service() -> Any:
         return bot.service
 
@@ -83,23 +88,53 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
         wagon="Wagon movement rule (Abbey & Mayor)", timer_hours="Hours per turn (0: none)",
         auto_play="When the timer runs out, play the turn for the player",
         thread="Start the game in a new thread", players="Most players (1-6)",
-        language="The language of the game's posts (by default the server's)")
-    @app_commands.choices(wagon=WAGON_RULES, language=LANGUAGE_CHOICES)
-    @app_commands.autocomplete(expansions=ac.expansions)
+        language="The language of the game's posts (by default the server's)",
+        clock="A time bank per player instead of a timer per turn",
+        bank_hours="Custom clock: hours each player starts with",
+        increment_hours="Custom clock: hours added after each move",
+        cap_hours="Custom clock: the most hours a player may save up",
+        quiet_start="Clock: hour (0-23) the clocks stop each day",
+        quiet_end="Clock: hour (0-23) the clocks start again",
+        time_zone="Clock: the time zone of the quiet hours, e.g. Europe/Madrid",
+        out_of_time="Clock: what happens when a player's time runs out",
+        hints="Let the player to act ask the AI for a move (/carc-hint)",
+        unrated="Games change no rating")
+    @app_commands.choices(wagon=WAGON_RULES, language=LANGUAGE_CHOICES,
+                          clock=clock_words.PRESET_CHOICES,
+                          out_of_time=clock_words.TIMEOUT_CHOICES)
+    @app_commands.autocomplete(expansions=ac.expansions, time_zone=time_zones)
     async def create(interaction: Interaction, expansions: Text200 | None = None,
                      wagon: str = "c2", timer_hours: app_commands.Range[int, 0, 720] = 0,
                      auto_play: bool = False, thread: bool = False,
                      players: app_commands.Range[int, 1, 6] = 6,
-                     language: str | None = None) -> None:
+                     language: str | None = None, clock: str | None = None,
+                     bank_hours: app_commands.Range[int, 1, clock_words.MAX_BANK_HOURS]
+                     | None = None,
+                     increment_hours: app_commands.Range[int, 0, clock_words.MAX_BANK_HOURS]
+                     | None = None,
+                     cap_hours: app_commands.Range[int, 1, clock_words.MAX_CAP_HOURS]
+                     | None = None,
+                     quiet_start: app_commands.Range[int, 0, 23] | None = None,
+                     quiet_end: app_commands.Range[int, 0, 23] | None = None,
+                     time_zone: app_commands.Range[str, 1, 64] | None = None,
+                     out_of_time: str | None = None, hints: bool = False,
+                     unrated: bool = False) -> None:
         async def work() -> Reply:
             chosen = parse.expansions(expansions)
-            timer = timer_hours * 3600 or bot.settings.default_timer
+            rules = clock_words.clock_choice(clock, bank_hours, increment_hours, cap_hours,
+                                             quiet_start, quiet_end, time_zone, out_of_time)
+            if rules is not None and timer_hours:
+                raise Refused(_("a game has a clock or a turn timer, not both: leave "
+                                "timer_hours out, or the clock options"))
+            timer = None if rules is not None else (timer_hours * 3600
+                                                    or bot.settings.default_timer)
             spoken = languages.new_game_language(interaction, language,
                                                  await act.prefs(interaction))
             options = GameOptions(
                 expansions=chosen, wagon_rule=wagon, turn_timer=timer,
                 auto_play=auto_play and timer is not None, max_players=players,
-                language=spoken)
+                language=spoken, clock=None if rules is None else clock_rules(rules),
+                hints=hints, unrated=unrated)
             place, host = where(interaction), who(interaction)
             if thread:  # refused before the thread is made, so a refusal leaves none behind
                 await service().check_can_create(place.guild, host.id, new_thread=True)
@@ -114,6 +149,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
                                "**Start** or `/carc start`.").format(**values)
                 timer_line = text.timer_words(view)
                 lobby_post += f"\n{timer_line}" if timer_line else ""
+                lobby_post = clock_words.add_clock_lines(lobby_post, view)
                 if not thread:
                     return in_language(Reply(lobby_post, public=True, view=view))
                 await bot.post(place, lobby_post, row_for(view, None, private=False))
@@ -300,7 +336,7 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
     async def status(interaction: Interaction) -> None:
         async def work() -> Reply:
             view = await service().status(where(interaction), str(interaction.user.id))
-            return Reply(text.status_text(view))
+            return Reply(text.clip(clock_words.add_clock_lines(text.status_text(view), view)))
         await act.run(interaction, "status", work, public=False)
 
     @group.command(name="score", description="How the points were scored")
@@ -312,9 +348,8 @@ def build_group(bot: CarcaBot) -> app_commands.Group:
 
     @group.command(name="games", description="Your games in every channel")
     async def games(interaction: Interaction) -> None:
-        async def work() -> Reply:
-            return Reply(text.games_text(await service().my_games(str(interaction.user.id))))
-        await act.run(interaction, "games", work, public=False)
+        await act.run(interaction, "games", lambda: dashboard.games_reply(bot, interaction),
+                      public=False)
 
     @group.command(name="export", description="Download this game's record (JSON)")
     async def export(interaction: Interaction) -> None:

@@ -95,16 +95,22 @@ def duration(seconds: int) -> str:
     return _("{minutes} min").format(minutes=seconds // 60)
 
 
-def next_line(view: TurnView, tile: str | None = None) -> str:
-    """Who must act next, with a mention so they are notified."""
+def next_line(view: TurnView, tile: str | None = None, picture_below: bool = True) -> str:
+    """Who must act next, with a mention so they are notified. `picture_below`: the
+    message shows where the drawn tile fits under these words (not on the card)."""
     if view.status == "lobby":
         return sentence(situation(view), names_of(view)) + "."
     if view.deciding is None:
         return ""
     who = mention(view.deciding.user_id, view.deciding.name)
-    place = (_("{who}, your turn: you drew **{tile}** (where it fits is below); place it "
-               "with `/carc place`.") if tile else
-             _("{who}, your turn: press **My tile** or use `/carc place`."))
+    if tile and not picture_below:
+        place = _("{who}, your turn: you drew **{tile}**; press **My tile** to see where it "
+                  "fits, or use `/carc place`.")
+    elif tile:
+        place = _("{who}, your turn: you drew **{tile}** (where it fits is below); place it "
+                  "with `/carc place`.")
+    else:
+        place = _("{who}, your turn: press **My tile** or use `/carc place`.")
     said = {
         "choose": _("{who}, your turn: draw a tile or place your abbey."),
         "place": place,
@@ -162,6 +168,17 @@ def _xy(square: list[int]) -> str:
 def public_update(view: TurnView, actor: str | None = None,
                   action: dict[str, Any] | None = None, tile: str | None = None) -> str:
     """The message after a confirmed move: what happened, the scores, who is next."""
+    lines = [move_lines(view, actor, action)]
+    if view.status in ("active", "finished"):
+        lines.append(_("Scores: {scores} · tiles left: {tiles}").format(
+            scores=scores_line(view), tiles=view.tiles_left))
+    lines.append(final_line(view) if view.finished else next_line(view, tile))
+    return clip("\n".join(line for line in lines if line))
+
+
+def move_lines(view: TurnView, actor: str | None = None,
+               action: dict[str, Any] | None = None) -> str:
+    """What the last command did and what it scored, one line each."""
     lines: list[str] = []
     said = describe_action(action) if action else ""
     if said:
@@ -170,11 +187,7 @@ def public_update(view: TurnView, actor: str | None = None,
         lines.append(_("**{name}** moved.").format(name=safe_name(actor)))
     lines.extend(f"• {sentence(say(event, names_of(view)), names_of(view))}"
                  for event in view.events)
-    if view.status in ("active", "finished"):
-        lines.append(_("Scores: {scores} · tiles left: {tiles}").format(
-            scores=scores_line(view), tiles=view.tiles_left))
-    lines.append(final_line(view) if view.finished else next_line(view, tile))
-    return clip("\n".join(line for line in lines if line))
+    return "\n".join(lines)
 
 
 def catch_up(view: TurnView, lines: Iterable[Told],

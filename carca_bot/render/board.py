@@ -57,17 +57,26 @@ class _Layer:
     tiles: dict[Pos, tuple[str, int]]
 
 
-def _placed(game: Game) -> dict[Pos, tuple[str, int]]:
+def placed(game: Game) -> dict[Pos, tuple[str, int]]:
+    """Each placed tile as (tile id, quarter turns), by square."""
     return {pos: (p.tile, p.rot) for pos, p in game.board.tiles.items()}
 
 
-def _paste_tiles(layer: _Layer, tiles: dict[Pos, tuple[str, int]]) -> None:
-    t = layer.layout.tile
+def paste_tiles(img: Image.Image, lay: Layout, tiles: dict[Pos, tuple[str, int]],
+                tunnel: bool) -> None:
+    """Paste the tiles on squares the layout shows (a tile beside the crop would cover the
+    labels), in square order."""
+    t = lay.tile
     for pos in sorted(tiles):
-        tile, rot = tiles[pos]
-        left, top, _, _ = layer.layout.box(pos)
-        layer.image.paste(tile_image(tile, rot, t, layer.tunnel), (left, top))
-        layer.tiles[pos] = (tile, rot)
+        if lay.holds(pos):
+            tile, rot = tiles[pos]
+            left, top, _, _ = lay.box(pos)
+            img.paste(tile_image(tile, rot, t, tunnel), (left, top))
+
+
+def _paste_tiles(layer: _Layer, tiles: dict[Pos, tuple[str, int]]) -> None:
+    paste_tiles(layer.image, layer.layout, tiles, layer.tunnel)
+    layer.tiles.update(tiles)
 
 
 def _grown(old: _Layer, lay: Layout) -> _Layer:
@@ -120,7 +129,7 @@ class BoardRenderer:
         Callers may draw on it only through a `Scratch` that they restore.
         """
         tunnel = game.setup.has("tunnel")
-        tiles = _placed(game)
+        tiles = placed(game)
         old = self._take(kind, tunnel, lay.tile, tiles)
         if old is not None and old.layout == lay:
             layer = old

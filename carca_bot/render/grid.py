@@ -7,6 +7,7 @@ them. Tiles shrink in steps as the board grows, so the long side stays within `M
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -69,6 +70,11 @@ class Layout:
     def squares(self) -> list[Pos]:
         return [(self.x0 + c, self.y0 + r) for r in range(self.rows) for c in range(self.cols)]
 
+    def holds(self, pos: Pos) -> bool:
+        """Whether square `pos` is in the picture (a focus picture shows part of the board)."""
+        return (self.x0 <= pos[0] < self.x0 + self.cols
+                and self.y0 <= pos[1] < self.y0 + self.rows)
+
     def contains(self, other: Layout) -> bool:
         return (self.x0 <= other.x0 and self.y0 <= other.y0
                 and self.x0 + self.cols >= other.x0 + other.cols
@@ -92,16 +98,20 @@ def make_layout(game: Game, column: Column, cap: int = TILE_STEPS[0]) -> Layout:
     """The largest tile step (at most `cap`) that keeps the picture within MAX_SIDE."""
     x0, y0, cols, rows = bounds(game)
     steps = [t for t in TILE_STEPS if t <= cap] or [TILE_STEPS[-1]]
-    lay = _layout(x0, y0, cols, rows, steps[-1], column)
+    lay = layout_at(x0, y0, cols, rows, steps[-1], column)
     for t in steps:
-        lay = _layout(x0, y0, cols, rows, t, column)
+        lay = layout_at(x0, y0, cols, rows, t, column)
         if max(lay.width, lay.height) <= MAX_SIDE:
             break
     return lay
 
 
-def _layout(x0: int, y0: int, cols: int, rows: int, t: int, column: Column) -> Layout:
-    label = min(28, max(12, round(0.3 * t)))
+def layout_at(x0: int, y0: int, cols: int, rows: int, t: int, column: Column,
+            label: int | None = None) -> Layout:
+    """The layout of squares x0.., y0.. at `t` px each; labels `label` px high (by default
+    from the tile size)."""
+    if label is None:
+        label = min(28, max(12, round(0.3 * t)))
     widest = max(text.width(str(y), label) for y in (y0, y0 + rows - 1))
     left = widest + round(0.9 * label)
     top = round(1.7 * label)
@@ -112,6 +122,17 @@ def _layout(x0: int, y0: int, cols: int, rows: int, t: int, column: Column) -> L
     width = left + cols * t + col_w
     height = max(top + rows * t, col_h)
     return Layout(x0, y0, cols, rows, t, left, top, label, f, width, height)
+
+
+def label_strides(lay: Layout) -> tuple[int, int]:
+    """Label every column and row, or every 2nd, 3rd... when labels larger than a square
+    would overlap (the focus picture keeps its labels big enough to read on a phone); the
+    labelled numbers are multiples of the stride, so 0 is always labelled."""
+    ends = (lay.x0, lay.x0 + lay.cols - 1)
+    widest = max(text.width(str(x), lay.label, bold=True) for x in ends)
+    across = math.ceil((widest + lay.label // 3) / lay.tile)
+    down = math.ceil(lay.label * 1.05 / lay.tile)
+    return max(1, across), max(1, down)
 
 
 def base_layer(lay: Layout) -> Image.Image:
@@ -131,13 +152,16 @@ def base_layer(lay: Layout) -> Image.Image:
     for r in range(lay.rows):
         y = lay.top + r * t
         d.rectangle((lay.left, y, w - 1, y + line - 1), fill=GRID)
+    across, down = label_strides(lay)
     for c in range(lay.cols):
-        x = lay.left + c * t + t // 2
-        text.draw(d, (x, lay.top // 2), str(lay.x0 + c), lay.label, anchor="mm", bold=True)
+        if (lay.x0 + c) % across == 0:
+            x = lay.left + c * t + t // 2
+            text.draw(d, (x, lay.top // 2), str(lay.x0 + c), lay.label, anchor="mm", bold=True)
     for r in range(lay.rows):
-        y = lay.top + r * t + t // 2
-        text.draw(d, (lay.left - lay.label // 3, y), str(lay.y0 + r), lay.label, anchor="rm",
-                  bold=True)
+        if (lay.y0 + r) % down == 0:
+            y = lay.top + r * t + t // 2
+            text.draw(d, (lay.left - lay.label // 3, y), str(lay.y0 + r), lay.label,
+                      anchor="rm", bold=True)
     small = round(0.6 * lay.label)
     text.draw(d, (lay.left - small // 3, lay.top - small // 4), "y\\x", small,
               fill=text.MUTED, anchor="rs")

@@ -94,13 +94,16 @@ def token_spots(game: Game) -> list[tuple[int, int, Pos, Pt]]:
 
 def draw_pieces(sheet: Scratch, lay: Layout, game: Game) -> None:
     """Tokens, then figures (lying ones first, then top to bottom so lower ones overlap),
-    then the outline of the newest tile in its player's colour."""
+    then the outline of the newest tile in its player's colour; only those on squares the
+    layout shows."""
     ts = lay.token_size()
     for player, pair, pos, unit in token_spots(game):
-        x, y = lay.at(pos, unit)
-        sheet.paste(token_image(player, pair + 1, ts), (x - ts // 2, y - ts // 2))
+        if lay.holds(pos):
+            x, y = lay.at(pos, unit)
+            sheet.paste(token_image(player, pair + 1, ts), (x - ts // 2, y - ts // 2))
     fs = lay.figure_size()
-    spots = [(lay.at(pos, unit), kind, player) for kind, player, pos, unit in figure_spots(game)]
+    spots = [(lay.at(pos, unit), kind, player) for kind, player, pos, unit in figure_spots(game)
+             if lay.holds(pos)]
     order = sorted(range(len(spots)), key=lambda i: (
         spots[i][1] not in ("farmer", "barn"), spots[i][0][1], spots[i][0][0], i))
     taken: list[tuple[int, int]] = []
@@ -110,7 +113,7 @@ def draw_pieces(sheet: Scratch, lay: Layout, game: Game) -> None:
             x, y = x + fs // 3, y + fs // 5
         taken.append((x, y))
         sheet.paste(figure_image(kind, player, fs), (x - fs // 2, y - fs // 2))
-    if game.last_placed is not None:
+    if game.last_placed is not None and lay.holds(game.last_placed[0]):
         outline_square(sheet, lay, *game.last_placed)
 
 
@@ -118,11 +121,12 @@ def outline_width(lay: Layout) -> int:
     return max(3, lay.tile // 16)
 
 
-def outline_square(sheet: Scratch, lay: Layout, pos: Pos, player: int) -> None:
-    """A frame in the player's colour, edged in a contrasting colour so white and yellow
-    frames still show on pale squares."""
+def outline_square(sheet: Scratch, lay: Layout, pos: Pos, player: int,
+                   width: int | None = None) -> None:
+    """A frame in the player's colour, `width` px (by default `outline_width`), edged in a
+    contrasting colour so white and yellow frames still show on pale squares."""
     colour = pal.player(player)
-    w = outline_width(lay)
+    w = outline_width(lay) if width is None else width
     left, top, right, bottom = lay.box(pos)
     for box in ((left - 1, top - 1, right + 1, top + w + 2), (left - 1, bottom - w - 2,
                 right + 1, bottom + 1), (left - 1, top - 1, left + w + 2, bottom + 1),

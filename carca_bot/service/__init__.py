@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from carca_bot import store
+from carca_bot.service.ai_play import AI_LEVELS, Thinks
+from carca_bot.service.ai_seats import AiOps, Hint
 from carca_bot.service.clock_ops import ClockOps, Vacation
 from carca_bot.service.clocks import ClockRules, QuietHours
 from carca_bot.service.errors import (
@@ -34,6 +36,15 @@ from carca_bot.service.errors import (
 )
 from carca_bot.service.info import InfoOps
 from carca_bot.service.labels import FeatureLabel
+from carca_bot.service.league_ops import (
+    Actor,
+    EventInfo,
+    EventNotice,
+    LeagueOps,
+    Pairing,
+    event_config,
+)
+from carca_bot.service.messages import NOTIFY_MODES, MessageOps, NotifyPref
 from carca_bot.service.model import (
     DEFAULT_LIMITS,
     LANGUAGES,
@@ -55,19 +66,29 @@ from carca_bot.service.model import (
 from carca_bot.service.play import PlayOps
 from carca_bot.service.posts import CatchUp, PendingPost, PostOps
 from carca_bot.service.prefs import PrefsOps
+from carca_bot.service.ratings_ops import LeaderEntry, LeaderPage, PoolRating, Profile
+from carca_bot.service.takeback import TakebackOps, TakebackView, VoteMessage
 from carca_bot.store import Store
 from carca_bot.store.rows import GameRow  # front ends read rows through the service
 
 
-class GameService(ClockOps, PlayOps, InfoOps, PostOps, PrefsOps):
+class GameService(AiOps, TakebackOps, ClockOps, PlayOps, InfoOps, PostOps, PrefsOps,
+                  LeagueOps, MessageOps):
     """All operations; one instance per process and database file."""
 
     @classmethod
     async def open(cls, path: str | Path, clock: Callable[[], float] = time.time,
-                   synchronous: str = "FULL", limits: Limits = DEFAULT_LIMITS) -> GameService:
-        return cls(await Store.open(path, synchronous=synchronous), clock, limits)
+                   synchronous: str = "FULL", limits: Limits = DEFAULT_LIMITS,
+                   thinker: Thinks | None = None) -> GameService:
+        """`thinker`: the AI (`carca_bot.ai.pool.Thinker`), for AI seats, hints, and to
+        play for players out of time; without one, one is started for the first AI seat
+        or hint, and players out of time get the plainest move until then."""
+        service = cls(await Store.open(path, synchronous=synchronous), clock, limits)
+        service.thinker = thinker
+        return service
 
     async def close(self) -> None:
+        await self._stop_ai()
         self._workers.close()
         await self.store.close()
 
@@ -90,12 +111,17 @@ for _name, _operation in inspect.getmembers(GameService, inspect.iscoroutinefunc
 
 
 __all__ = [
+    "AI_LEVELS",
     "LANGUAGES",
+    "NOTIFY_MODES",
+    "Actor",
     "BadInput",
     "CatchUp",
     "ChannelBusy",
     "Choices",
     "ClockRules",
+    "EventInfo",
+    "EventNotice",
     "ExpelVote",
     "FeatureLabel",
     "GameMovedOn",
@@ -103,8 +129,11 @@ __all__ = [
     "GameRow",
     "GameService",
     "GameSummary",
+    "Hint",
     "IllegalMoveError",
     "LanguagePrefs",
+    "LeaderEntry",
+    "LeaderPage",
     "LimitReached",
     "Limits",
     "NoGameHere",
@@ -113,11 +142,16 @@ __all__ = [
     "NotNow",
     "NotYourTurn",
     "Note",
+    "NotifyPref",
+    "Pairing",
     "PendingPost",
+    "PoolRating",
+    "Profile",
     "QuietHours",
     "SavedNotShown",
     "SeatView",
     "ServiceError",
+    "TakebackView",
     "TimerReport",
     "Told",
     "TurnOrder",
@@ -125,5 +159,7 @@ __all__ = [
     "Unavailable",
     "User",
     "Vacation",
+    "VoteMessage",
     "Where",
+    "event_config",
 ]

@@ -54,7 +54,8 @@ class ClockOps(LobbyOps):
             if 2 * len(votes) <= others:
                 self._change(live, self._clock_columns(live, replace(state, vote=votes)))
                 return
-            expelled = replace(state, vote=None, expelled=(*state.expelled, seat.seat))
+            expelled = replace(state, vote=None, vote_at=None,
+                               expelled=(*state.expelled, seat.seat))
             self._change(live, {"clock": expelled.to_json()})
             self._resign(live, seat, Note("expelled", {"name": seat.name}))
 
@@ -98,6 +99,13 @@ class ClockOps(LobbyOps):
         games = await self.store.clock_games_of(user_id)
         await self._retime(games, user_id)
         return Vacation(now, now, tuple(games))
+
+    async def vacations_of(self, user_id: str, now: float | None = None
+                           ) -> list[tuple[float, float]]:
+        """The user's vacations under way or planned (start, end), soonest first."""
+        now = self.clock() if now is None else now
+        taken = (await self.store.vacations([user_id]))[user_id]
+        return [(s, e) for s, e in taken if e > now]
 
     async def _retime(self, games: list[int], user_id: str) -> None:
         """Work the deadlines out again where it is the user's turn (vacations changed)."""

@@ -29,7 +29,16 @@ from typing import Any
 
 from carca_bot.engine.events import Event
 from carca_bot.engine.game import Phase
-from carca_bot.engine.moves import Discard
+from carca_bot.engine.moves import Discard, Draw
+from carca_bot.service.ai_play import (
+    STAND_IN_LEVEL,
+    STAND_IN_SECONDS,
+    Plan,
+    Thinks,
+    ai_seed,
+    plan_within,
+    play_plan,
+)
 from carca_bot.service.errors import (
     GameMovedOn,
     NoGameHere,
@@ -93,6 +102,16 @@ class ServiceCore:
         self._commits: defaultdict[int, int] = defaultdict(int)
         self._cache: OrderedDict[int, Live] = OrderedDict()
         self._channels: dict[Where, int] = {}
+        # The AI (`carca_bot.ai.pool.Thinker`): plays AI seats, and stands in for players
+        # out of time when it is there (`_stand_in`). Started for the first AI seat to
+        # play if no front end gave one (`ai_seats.AiOps`).
+        self.thinker: Thinks | None = None
+        self._owns_thinker = False
+        # The front end's hook, awaited after the service itself stored a change players
+        # must be told in public (an AI seat's move): `on_public_change(game_id, after)`,
+        # `after` the version before that change (see `ai_seats.AiOps`).
+        self.on_public_change: Callable[[int, int], Awaitable[None]] | None = None
+        self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self.shards: Shards | None = None  # the servers whose timers and posts are ours
         self.holder = holder_name()  # this process, on the leases it takes (shards.py)
 
@@ -124,6 +143,9 @@ class ServiceCore:
         if data is None:
             raise NoGameHere("no_such_game", game=game_id)
         live = await self._workers.run(lambda: rebuild(data))
+        if live.game is not None:
+            for hint in await self.store.hints(game_id):
+                live.hints[hint.seat] = live.hints.get(hint.seat, 0) + 1
         self._cache[game_id] = live
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
@@ -141,6 +163,9 @@ class ServiceCore:
         async with self._locks[game_id]:
             try:
                 live = await self._load(game_id)
+                if live.options.clock is not None:  # not versioned: read afresh every time
+                    live.vacations = await self.store.vacations(
+                        s.user_id for s in live.seats if s.user_id is not None)
                 if (live.version != expect if expect is not None
                         else strict and self._commits[game_id] != arrived):
                     raise GameMovedOn(MOVED_ON, self._view(live, viewer, []))
@@ -159,13 +184,27 @@ class ServiceCore:
         """The body and the automatic moves it leads to, stored in one transaction.
 
         Once that transaction is committed, nothing may report the command as not
-        made: a failure to show the result is SavedNotShown.
+        made: a failure to show the result is SavedNotShown. Afterwards, if an AI
+        seat is to play, its turn starts (`_wake_ai`), whatever the command did; once
+        the lock is let go, games the command ended are handed on (`_after_commands`:
+        ratings, events).
         """
+        try:
+            return await self._act_locked(game_id, viewer, body, expect, strict)
+        finally:
+            self._wake_ai(game_id)
+            await self._after_commands()
+
+    def _wake_ai(self, game_id: int) -> None:
+        """Start the AI's turn if an AI seat is to play the game (`ai_seats.AiOps`)."""
+
+    async def _resume_ai(self) -> None:
+        """Start the turns of AI seats nobody is playing (after a restart: `ai_seats`)."""
+
+    async def _act_locked(self, game_id: int, viewer: str | None, body: Body,
+                          expect: int | None = None, strict: bool = False) -> TurnView:
         async with self._locked(game_id, viewer, expect, strict) as live:
             live.notes = []
-            if live.options.clock is not None and live.row.live:
-                live.vacations = await self.store.vacations(
-                    s.user_id for s in live.seats if s.user_id is not None)
             first = Mark.of(live)
             # Only a database left unsettled by an older version has anything to do here;
             # it is stored on its own, so a refused body does not undo it.
@@ -292,7 +331,15 @@ class ServiceCore:
                            public_version=version if public else live.row.public_version)
         live.times.extend((user, now) for _, user, _ in batch.actions)  # as stored
         self._commits[live.id] += 1
+        if batch.changes.get("status") == "finished":
+            self._game_ended(live)
         return True
+
+    def _game_ended(self, live: Live) -> None:
+        """A running game has just ended and is stored (the ratings' hook: ratings_ops)."""
+
+    async def _after_commands(self) -> None:
+        """Work on games that ended, run with no game lock held (ratings_ops)."""
 
     def _deadline(self, live: Live) -> float | None:
         """A per-decision timer's deadline (a clock game's comes from `_clock_changes`)."""
@@ -334,6 +381,8 @@ class ServiceCore:
         """The game's clock, deadline and alarm columns for `state`."""
         rules = live.options.clock
         assert rules is not None
+        if live.ai_level(state.seat) is not None:  # an AI has no clock to run out
+            return {"clock": state.to_json(), "deadline": None, "alarm": None}
         deadline, alarm = times(rules, state, live.vacations_of(state.seat))
         return {"clock": state.to_json(), "deadline": deadline, "alarm": alarm}
 
@@ -360,16 +409,66 @@ class ServiceCore:
             self._take_actions(live, None, carry_draw=carry, decided=False)
 
     def _auto(self, live: Live, player: int, why: str) -> None:
-        """Play the deciding player's move for them (resigned, or out of time); `why` is
-        the note's code (`played_for_resigned`, `played_for_late`).
+        """Play the deciding player's move for them plainly (`auto_move`); `why` is the
+        note's code (`played_for_resigned`, `played_for_late`).
 
-        The one place a move is chosen for a player: an AI will replace `auto_move` here.
+        A resigned player's turns are always played this way; a late player's with the
+        AI when there is one (`_stand_in`), and this way if it fails.
         """
         game = live.game
         assert game is not None
         live.notes.append(Note(why, {"name": live.seats[player].name}))
         auto_move(game, player)
         self._take_actions(live, None)
+
+    async def _stand_in(self, live: Live, player: int, why: str) -> None:
+        """Play the decision of a player out of time (`why`: the note's code,
+        `played_for_late`) with the AI at its easy level, if the service has the AI;
+        else, or if the AI fails or is slow, `auto_move`'s plainest move (`_auto`).
+
+        A turn already begun keeps the player's own steps; the AI finishes it.
+        """
+        game = live.game
+        assert game is not None
+        if self.thinker is None:
+            self._auto(live, player, why)
+            return
+        live.notes.append(Note(why, {"name": live.seats[player].name}))
+        more: bool | None = True
+        while more and game.deciding == player and not game.finished:
+            pending = live.pending
+            steps = 0 if pending is None else len(pending.moves) + pending.drew
+            plan = await plan_within(self.thinker, game, STAND_IN_LEVEL, live.drawn_tile(),
+                                     ai_seed(live.row.seed, live.seq, steps, "stand-in"),
+                                     STAND_IN_SECONDS)
+            more = None if plan is None else self._play_ai_plan(live, player, plan)
+            if more is None:
+                auto_move(game, player)
+                self._take_actions(live, None)
+                return
+
+    def _play_ai_plan(self, live: Live, seat: int, plan: Plan) -> bool | None:
+        """Play an AI's plan for `seat`, the one to decide: True if the same decision goes
+        on (it chose to draw, or its tile was discarded), False if it is made, None (and
+        nothing played) if the plan does not apply."""
+        game = live.game
+        assert game is not None
+        if plan == (Draw(),):
+            if game.phase is not Phase.TILE or (live.pending is not None and live.pending.drew):
+                return None
+            self._set_pending(live, Pending(seat, live.seq, drew=True))
+            return True
+        drew = live.pending is not None and live.pending.drew
+        before = len(game.history)
+        if not play_plan(game, plan):
+            return None
+        if len(game.history) == before:  # the plan stops short of confirming: keep its steps
+            moves = [*(live.pending.moves if live.pending else []), *plan]
+            self._set_pending(live, Pending(seat, live.seq, drew, moves))
+            return False
+        discarded = isinstance(plan[-1], Discard)
+        self._take_actions(live, None, carry_draw=drew and discarded, decided=not discarded)
+        return discarded
 
     def _skip(self, live: Live, player: int) -> None:
         """Skip the deciding player's turn (a clock game's `skip` consequence).

@@ -72,8 +72,18 @@ class InfoOps(ServiceCore):
                     waiting_for=None if who is None else live.seats[who].name,
                     your_turn=who is not None and live.seats[who].user_id == user_id,
                     updated_at=live.row.updated_at,
-                    deadline=live.row.deadline if live.row.status == "active" else None))
+                    deadline=live.row.deadline if live.row.status == "active" else None,
+                    bank=self._bank_of(live, user_id)))
         return summaries
+
+    def _bank_of(self, live: Live, user_id: str) -> float | None:
+        """The user's bank in a running clock game, as it stands now."""
+        rules, state, seat = live.options.clock, self._clock_state(live), live.seat_of(user_id)
+        if rules is None or state is None or seat is None or live.row.status != "active":
+            return None
+        if seat.seat >= len(state.banks):
+            return None
+        return bank_now(rules, state, seat.seat, live.vacations_of(seat.seat), self.clock())
 
     async def export(self, where: Where, game_id: int | None = None) -> dict[str, Any]:
         """The game as a carca-record/1 object: confirmed actions only.
@@ -127,14 +137,21 @@ class InfoOps(ServiceCore):
         reminder), and lobbies too old to wait.
 
         A game with a per-decision `turn_timer`: with `auto_play` the service plays
-        that move for them (see `auto_move`); otherwise the deadline is pushed one
-        timer period on, so the front end reminds the player once per period.
+        that move for them (the AI's easy level if the service has the AI, else
+        `auto_move`: see `_stand_in`); otherwise the deadline is pushed one timer
+        period on, so the front end reminds the player once per period. An AI seat is
+        never late: its deadline just moves on.
+
+        First, the turns of AI seats that no task is playing (after a restart) start
+        again (`resume_ai_turns`).
 
         A clock game climbs its ladder (see `_clock_body`): reminders as each of the
         rules' shares of the time is left (at most one a day per user across all their
         games), then at the deadline the rules' `on_timeout`: the turn played for them
         (reason "auto_played"), skipped ("skipped"), or a vote to expel opened
-        ("expel_vote"). Every step is stored before it is reported, and the alarm
+        ("expel_vote"; one not carried within a day, or one increment if longer, closes
+        and the turn is played: "auto_played"). Every step is stored before it is
+        reported, and the alarm
         moves past it, so nothing fires twice, even across a restart.
 
         A lobby not started within `Limits.lobby_lifetime` is cancelled. A game that
@@ -142,6 +159,7 @@ class InfoOps(ServiceCore):
         """
         now = self.clock() if now is None else now
         reports: list[TimerReport] = []
+        await self._resume_ai()
         for game_id in await self._ours(await self.store.overdue(now)):
             late: list[SeatRow] = []
             what: list[str] = []
@@ -205,9 +223,12 @@ class InfoOps(ServiceCore):
                 return
             who = live.game.deciding
             assert who is not None
+            if live.ai_level(who) is not None:  # an AI is never late: its turn is under way
+                self._change(live, {"deadline": now + timer})
+                return
             late.append(live.seats[who])
             if live.options.auto_play:
-                self._auto(live, who, "played_for_late")
+                await self._stand_in(live, who, "played_for_late")
                 what.append("auto_played")
             else:
                 self._change(live, {"deadline": now + timer})
@@ -227,17 +248,26 @@ class InfoOps(ServiceCore):
         seat = live.seats[state.seat]
         vacations = live.vacations_of(state.seat)
         end = live.row.deadline
+        if state.vote is not None:  # the alarm is the vote's close: nobody expelled them
+            late.append(seat)
+            self._change(live, self._clock_columns(live, replace(state, vote=None,
+                                                                 vote_at=None)))
+            live.notes.append(Note("expel_vote_closed", {"name": seat.name}))
+            self._auto(live, seat.seat, "played_for_late")
+            what.append("auto_played")
+            return
         if end is not None and end <= now:
             late.append(seat)
             if rules.on_timeout == "skip":
                 self._skip(live, seat.seat)
                 what.append("skipped")
             elif rules.on_timeout == "vote" and len(live.seats) > 1:
-                self._change(live, self._clock_columns(live, replace(state, vote=())))
+                self._change(live, self._clock_columns(live, replace(state, vote=(),
+                                                                     vote_at=now)))
                 live.notes.append(Note("expel_vote_open", {"name": seat.name}))
                 what.append("expel_vote")
             else:
-                self._auto(live, seat.seat, "played_for_late")
+                await self._stand_in(live, seat.seat, "played_for_late")
                 what.append("auto_played")
             return
         due = reminders_due(rules, state, vacations, now)

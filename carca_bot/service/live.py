@@ -152,6 +152,7 @@ class Live:
     # The time the timers act at, while they act (`check_timers(now)`): a clock charges
     # the mover up to it rather than up to the service's clock.
     timer_now: float | None = None
+    hints: dict[int, int] = field(default_factory=dict)  # hints asked for, per seat
     # The next tile and where it fits, for the tile count and log length they were
     # worked out at: asked for several times per command, and not free.
     _next: tuple[tuple[int, int], str, list[Placement]] | None = None
@@ -180,6 +181,13 @@ class Live:
             return []
         user = self.seats[seat].user_id
         return self.vacations.get(user, []) if user is not None else []
+
+    def ai_level(self, seat: int | None) -> str | None:
+        """The level of the AI that plays `seat` now: None for a person, a seat that
+        left the game, or no seat."""
+        if seat is None or seat >= len(self.seats) or self.seats[seat].resigned:
+            return None
+        return self.seats[seat].ai
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]

@@ -166,13 +166,15 @@ class LobbyOps(ServiceCore):
             raise NotAllowed("already_started", action=action)
 
     def _remove(self, live: Live, seat: SeatRow, note: Note) -> None:
-        seats = renumber([s for s in live.seats if s.user_id != seat.user_id])
+        """Take a seat out of the lobby. A host who leaves hands the game to the first
+        person left (never to an AI); with nobody left, the lobby closes."""
+        seats = renumber([s for s in live.seats if s.seat != seat.seat])
         changes: dict[str, object] = {}
         if seat.user_id == live.row.host_id:
-            if seats:
-                assert seats[0].user_id is not None
-                changes["host_id"] = seats[0].user_id
-                live.notes.append(Note("new_host", {"name": seats[0].name}))
+            heir = next((s for s in seats if s.user_id is not None), None)
+            if heir is not None and heir.user_id is not None:
+                changes["host_id"] = heir.user_id
+                live.notes.append(Note("new_host", {"name": heir.name}))
             else:
                 changes.update(status="cancelled", outcome=LOBBY_CLOSED)
                 live.notes.append(Note("lobby_empty"))
@@ -184,9 +186,11 @@ class LobbyOps(ServiceCore):
         nothing more (their score is kept as it was: `SeatRow.exit_score`); they rank last.
 
         The game goes on while at least two players remain (a solo game: while its
-        one player does), and the service plays the resigner's turns plainly (first
-        legal square, no figure, wagons home, abbey kept). Otherwise it ends at once,
-        standings as they are, without final scoring.
+        one player does) and one of them is a person, not an AI, and the service plays
+        the resigner's turns plainly (first legal square, no figure, wagons home, abbey
+        kept): not with the AI, whose figures would only get in the others' way for a
+        player who scores nothing more. Otherwise it ends at once, standings as they
+        are, without final scoring.
         """
         if live.row.status != "active" or live.game is None:
             raise NotAllowed("game_over")
@@ -197,7 +201,8 @@ class LobbyOps(ServiceCore):
                  for s in live.seats]
         changes: dict[str, object] = {}
         remaining = sum(not s.resigned for s in seats)
-        if remaining < min(2, len(seats)):
+        people = sum(not s.resigned and s.ai is None for s in seats)
+        if remaining < min(2, len(seats)) or not people:
             changes.update(status="finished", outcome="resigned", deadline=None, alarm=None)
         if live.pending is not None and (live.pending.seat == seat.seat or changes):
             changes["pending"] = None

@@ -21,6 +21,7 @@ from carca_bot.service.labels import FeatureLabel
 MAX_PLAYERS = 6
 ROTATIONS = (0, 90, 180, 270)
 MIN_TIMER = 60  # seconds
+MIN_AI_SECONDS, MAX_AI_SECONDS = 0.1, 10.0  # what an AI seat may be given to think
 # The languages a game or a preference may be set to: `carca_bot.i18n.LANGUAGES` (the
 # service speaks none of them itself; tests/service/test_language.py keeps them equal).
 LANGUAGES = ("en", "es")
@@ -76,6 +77,11 @@ class GameOptions:
     # A turn-based clock (time bank per player; see `clock_rules` for the forms it is
     # given in); a game has either this or `turn_timer`, or neither.
     clock: ClockRules | None = None
+    # A game that changes nobody's rating (games are rated by default: see ratings_ops).
+    unrated: bool = False
+    hints: bool = False  # the player to act may ask the AI for a move (`GameService.hint`)
+    # Seconds an AI seat may think per decision; None: its level's default (`ai_play`).
+    ai_seconds: float | None = None
 
     def __post_init__(self) -> None:
         unknown = sorted(self.expansions - set(EXPANSIONS))
@@ -98,6 +104,8 @@ class GameOptions:
             if code is not None:
                 raise BadInput(code)
         check_language(self.language)
+        if self.ai_seconds is not None and not MIN_AI_SECONDS <= self.ai_seconds <= MAX_AI_SECONDS:
+            raise BadInput("bad_ai_seconds", seconds=MIN_AI_SECONDS, most=MAX_AI_SECONDS)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -113,6 +121,9 @@ class GameOptions:
             "analysis": self.analysis,
             "language": self.language,
             "clock": None if self.clock is None else clock_json(self.clock),
+            "unrated": self.unrated,
+            "hints": self.hints,
+            "ai_seconds": self.ai_seconds,
         }
 
     @classmethod
@@ -131,6 +142,9 @@ class GameOptions:
             analysis=bool(data.get("analysis", False)),
             language=str(data.get("language", DEFAULT_LANGUAGE)),  # none before languages
             clock=None if data.get("clock") is None else clock_rules(data["clock"]),
+            unrated=bool(data.get("unrated", False)),
+            hints=bool(data.get("hints", False)),  # none before AI players
+            ai_seconds=None if data.get("ai_seconds") is None else float(data["ai_seconds"]),
         )
 
 
@@ -281,6 +295,8 @@ class SeatView:
     bank: float | None = None
     on_vacation: bool = False  # a clock game: the player's clock is paused for a vacation
     expelled: bool = False  # voted out (`resigned` is also true: they are out the same way)
+    ai: str | None = None  # the AI level playing this seat (`user_id` is then None)
+    hints: int = 0  # hints this player asked for in this game (`GameService.hint`)
 
 
 @dataclass(frozen=True)
@@ -331,6 +347,7 @@ class ExpelVote:
     target: str
     voters: tuple[str, ...]
     needed: int
+    closes: float | None = None  # when it closes unexpelled (their turn is then played)
 
 
 def ranked(seats: Iterable[SeatView]) -> tuple[SeatView, ...]:
@@ -372,6 +389,8 @@ class GameSummary:
     your_turn: bool
     updated_at: float
     deadline: float | None = None  # when the player to act runs out of time
+    # A clock game: the user's own bank now (running down if it is their turn).
+    bank: float | None = None
 
 
 @dataclass(frozen=True)
@@ -390,6 +409,9 @@ class TimerReport:
     play, their unconfirmed steps dropped: note `skipped_for_late`; `auto_played` is
     true as a move was made) or "expel_vote" (a vote to expel them is open:
     `view.expel_vote`, note `expel_vote_open`; the others answer with `vote_expel`).
+    A vote not carried by `ExpelVote.closes` (a day after it opened, or one increment
+    if longer) closes: note `expel_vote_closed`, their turn is played for them, reason
+    "auto_played".
 
     And "lobby_expired" (a lobby not started in time was cancelled; `user_id` and
     `name` are its host). All data: `view.events` holds the notes (`time_up`,

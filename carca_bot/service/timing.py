@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from carca_bot.service.clocks import (
+    DAY,
     ClockRules,
     Interval,
     bank_after_move,
@@ -33,8 +34,8 @@ class ClockState:
     decision began: it changes only when a decision ends. `seat` decides since
     `since` (a Unix time), after `seq` actions in the log. `reminded` counts the
     reminders of this decision already due (sent, or held back by the one-a-day
-    rule). `vote` is an open vote to expel `seat` (the voters' seats), `expelled`
-    the seats voted out.
+    rule). `vote` is an open vote to expel `seat` (the voters' seats), opened at
+    `vote_at`; `expelled` the seats voted out.
     """
 
     banks: tuple[float, ...]
@@ -44,21 +45,24 @@ class ClockState:
     reminded: int = 0
     vote: tuple[int, ...] | None = None
     expelled: tuple[int, ...] = field(default_factory=tuple)
+    vote_at: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"banks": list(self.banks), "seat": self.seat, "since": self.since,
                 "seq": self.seq, "reminded": self.reminded,
                 "vote": None if self.vote is None else list(self.vote),
-                "expelled": list(self.expelled)}
+                "expelled": list(self.expelled), "vote_at": self.vote_at}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ClockState:
         vote = data.get("vote")
         seat = data.get("seat")
+        vote_at = data.get("vote_at")
         return cls(tuple(float(b) for b in data["banks"]), None if seat is None else int(seat),
                    float(data["since"]), int(data["seq"]), int(data.get("reminded", 0)),
                    None if vote is None else tuple(int(v) for v in vote),
-                   tuple(int(s) for s in data.get("expelled", ())))
+                   tuple(int(s) for s in data.get("expelled", ())),
+                   None if vote_at is None else float(vote_at))
 
 
 def starting(rules: ClockRules, players: int, seat: int | None, now: float,
@@ -89,15 +93,22 @@ def after_decision(rules: ClockRules, state: ClockState, vacations: Sequence[Int
 def times(rules: ClockRules, state: ClockState, vacations: Sequence[Interval]
           ) -> tuple[float | None, float | None]:
     """The mover's deadline, and the next alarm: the first reminder not yet due, else the
-    deadline (None while a vote to expel is open: only votes or a move end it)."""
+    deadline; while a vote to expel is open, the moment it closes (`vote_closes`)."""
     if state.seat is None:
         return None, None
     bank = state.banks[state.seat]
     end = deadline(rules, vacations, state.since, bank)
     if state.vote is not None:
-        return end, None
+        return end, vote_closes(rules, state.vote_at if state.vote_at is not None else end)
     due = reminder_times(rules, vacations, state.since, bank)[state.reminded:]
     return end, min([*due, end])
+
+
+def vote_closes(rules: ClockRules, opened: float) -> float:
+    """When a vote to expel closes unexpelled: a day after it opened, or one increment
+    (the time one move earns) if that is longer, so a slow game's voters are not rushed.
+    The late player's turn is then played for them and the game goes on."""
+    return opened + max(float(DAY), float(rules.increment))
 
 
 def reminders_due(rules: ClockRules, state: ClockState, vacations: Sequence[Interval],

@@ -67,9 +67,11 @@ def build_view(live: Live, viewer: str | None, events: list[Told],
                  seat_score(live, s), s.resigned,
                  game.in_hand(s.seat) if game is not None else {},
                  median_move_seconds(live.times, s.user_id),
-                 None if state is None or s.seat >= len(state.banks) else state.banks[s.seat],
+                 None if state is None or s.seat >= len(state.banks) or s.ai is not None
+                 else state.banks[s.seat],
                  on_vacation(live.vacations_of(s.seat), now),
-                 state is not None and s.seat in state.expelled)
+                 state is not None and s.seat in state.expelled,
+                 s.ai, live.hints.get(s.seat, 0))
         for s in live.seats
     ]
     who = deciding_seat(live)
@@ -106,7 +108,8 @@ def _expel_vote(live: Live, state: ClockState | None) -> ExpelVote | None:
     target = live.seats[state.seat]
     others = sum(not s.resigned and s.seat != target.seat for s in live.seats)
     return ExpelVote(target.user_id, target.name,
-                     tuple(live.seats[v].name for v in state.vote), others // 2 + 1)
+                     tuple(live.seats[v].name for v in state.vote), others // 2 + 1,
+                     live.row.alarm)
 
 
 def _acts_for(live: Live, viewer: str | None, seat: SeatView) -> bool:

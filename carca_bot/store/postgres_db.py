@@ -1,18 +1,21 @@
 """The PostgreSQL backend (asyncpg): a pool of connections to one server, shared by
 every bot process that points CARCA_DB at it.
 
-Write transactions run REPEATABLE READ: of two transactions changing one row (a game's
-row, bumped by every command on it; one lease; one user's reminder), the second is
-refused (`Retry`, having written nothing) and the store runs the whole method again;
-the game's version is then the guard against a stale move: the retried UPDATE matches
-no row and the caller gets `Conflict`. The few that check a limit over many rows and
-must find it still true when they commit (creating or importing a game) run
-SERIALIZABLE (`serializable=True`): PostgreSQL then lets each commit only if it could
-have run alone, as SQLite's one writer at a time does. Not every write: SERIALIZABLE
-tracks what a transaction read by index page, so on a small database the commands of
-different games look like conflicts, and with 6 games played at once moves were
-refused as "busy" after every retry (bench/service.py). Reads that need one snapshot
-run REPEATABLE READ READ ONLY, which never has to be retried.
+Write transactions run SERIALIZABLE: PostgreSQL then lets each commit only if it could
+have run alone, which is what SQLite's one-writer-at-a-time gave the store (a usage
+limit checked and a game created in one transaction cannot both slip past a second
+process doing the same). A transaction that loses to a concurrent one raises `Retry`,
+having written nothing; the store runs the whole method again.
+
+Except the commands' own writes, guarded by the one row they change (`serializable`
+False: a move or other change of a game, bumping its version; the post delivered; a
+lease; a reminder claimed), which run REPEATABLE READ: of two changing one row the
+second gets `Retry`, and when run again finds the version moved (`Conflict`).
+SERIALIZABLE tracks what a transaction read by index page, so on a small database the
+moves of different games looked like conflicts to it: with every write SERIALIZABLE,
+6 games played at once had moves refused as "busy" after every retry
+(bench/service.py). Reads that need one snapshot run REPEATABLE READ READ ONLY, which
+never has to be retried.
 
 The schema version lives in a one-row table, `carca_schema`; migrations run under a
 transaction-scoped advisory lock (`MIGRATION_LOCK`), so of several processes starting
@@ -205,7 +208,7 @@ class PostgresDatabase:
     # -- transactions -------------------------------------------------------------
 
     @asynccontextmanager
-    async def transaction(self, write: bool = True, serializable: bool = False
+    async def transaction(self, write: bool = True, serializable: bool = True
                           ) -> AsyncIterator[Connection]:
         async with self._connection() as conn:
             tx = conn.transaction(

@@ -16,6 +16,7 @@ class SeatRow:
     colour: int
     resigned: bool = False
     exit_score: int | None = None  # the score when they left a running game; it stays
+    ai: str | None = None  # the AI level that plays this seat (then `user_id` is None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +95,50 @@ class ActionRow:
 
 
 @dataclass(frozen=True, slots=True)
+class HintRow:
+    """One hint a player asked for: when (log length `seq`, time `at`), and what it said."""
+
+    number: int  # 1, 2, ... within the game
+    seq: int
+    seat: int
+    user_id: str
+    at: float
+    steps: list[Any]  # the suggested steps, as the service stored them (JSON)
+
+
+@dataclass(frozen=True, slots=True)
 class GameData:
     """Everything needed to rebuild one game."""
 
     game: GameRow
     seats: list[SeatRow]
     actions: list[ActionRow]
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRow:
+    """A request to take back a confirmed move (schema version 6)."""
+
+    game_id: int
+    seq: int  # the log index of the move to take back
+    upto: int  # the log length when it was asked
+    proposer: str  # the user who made the move and asks
+    seat: int
+    accepted: tuple[int, ...]  # the seats that accepted so far
+    state: str  # open, accepted, refused, withdrawn, closed
+    answers: int  # writes so far: a write names the count it read
+    opened_at: float
+    closed_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameMessages:
+    """The messages a front end keeps for a game: its card (edited in place) and the last
+    turn ping (deleted when the next one goes out). Ids as the front end gives them."""
+
+    card_channel: str | None = None
+    card_id: str | None = None
+    ping_channel: str | None = None
+    ping_id: str | None = None
+    ping_user: str | None = None  # whom the last ping was for
+    ping_moves: int | None = None  # the game's move count when it went out

@@ -201,10 +201,196 @@ V5 = (
     """,
 )
 
-# Version 6: leases, so that of several bot processes on one database only one does a
+# Version 6: community play (issue 18). `game_results`: one row per seat of every game
+# that ended (finished, resigned out), with its final score and place, the place as
+# played (`played_rank`) and as it counts (`rank`: an organiser's amended result);
+# ratings are worked out from these. `rating_history`: a player's rating before and
+# after each rated game, so an amended result is rated again from that game on;
+# `ratings` the latest per server, pool and player. `league_events`: a tournament or
+# league as carca-event/1 JSON with a version for optimistic writes and the game
+# options its games get; `event_games` which game plays which match (and which game of
+# a series); `organiser_roles` the role a server's admins chose to run events.
+V6 = (
+    """
+    CREATE TABLE game_results (
+        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        guild_id    TEXT NOT NULL,
+        user_id     TEXT,
+        display_name TEXT NOT NULL,
+        score       INTEGER NOT NULL,
+        played_rank INTEGER NOT NULL,
+        rank        INTEGER NOT NULL,
+        players     INTEGER NOT NULL,
+        ending      TEXT NOT NULL,
+        rated       INTEGER NOT NULL,
+        left_game   INTEGER NOT NULL,
+        ended_at    REAL NOT NULL,
+        expansions  TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    )
+    """,
+    "CREATE INDEX game_results_user ON game_results (guild_id, user_id)",
+    "CREATE INDEX game_results_order ON game_results (guild_id, ended_at, game_id)",
+    """
+    CREATE TABLE rating_history (
+        guild_id     TEXT NOT NULL,
+        game_id      INTEGER NOT NULL,
+        user_id      TEXT NOT NULL,
+        pool         TEXT NOT NULL,
+        ended_at     REAL NOT NULL,
+        rank         INTEGER NOT NULL,
+        players      INTEGER NOT NULL,
+        before_mu    REAL NOT NULL,
+        before_sigma REAL NOT NULL,
+        after_mu     REAL NOT NULL,
+        after_sigma  REAL NOT NULL,
+        games        INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, game_id, user_id)
+    )
+    """,
+    "CREATE INDEX rating_history_order ON rating_history (guild_id, ended_at, game_id)",
+    """
+    CREATE TABLE ratings (
+        guild_id     TEXT NOT NULL,
+        pool         TEXT NOT NULL,
+        user_id      TEXT NOT NULL,
+        display_name TEXT NOT NULL,
+        mu           REAL NOT NULL,
+        sigma        REAL NOT NULL,
+        games        INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, pool, user_id)
+    )
+    """,
+    """
+    CREATE TABLE league_events (
+        id              INTEGER PRIMARY KEY,
+        guild_id        TEXT NOT NULL,
+        channel_id      TEXT NOT NULL,
+        title           TEXT NOT NULL,
+        status          TEXT NOT NULL
+                        CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
+        data            TEXT NOT NULL,
+        options         TEXT NOT NULL,
+        version         INTEGER NOT NULL,
+        created_by      TEXT NOT NULL,
+        created_at      REAL NOT NULL,
+        updated_at      REAL NOT NULL,
+        series          TEXT NOT NULL,
+        season          INTEGER NOT NULL,
+        division        INTEGER NOT NULL,
+        reminded_round  INTEGER NOT NULL,
+        announced_round INTEGER NOT NULL,
+        digest_at       REAL NOT NULL
+    )
+    """,
+    "CREATE INDEX league_events_guild ON league_events (guild_id, status)",
+    """
+    CREATE TABLE event_games (
+        event_id   INTEGER NOT NULL REFERENCES league_events (id) ON DELETE CASCADE,
+        match_id   TEXT NOT NULL,
+        game_index INTEGER NOT NULL,
+        game_id    INTEGER NOT NULL UNIQUE REFERENCES games (id) ON DELETE CASCADE,
+        PRIMARY KEY (event_id, match_id, game_index)
+    )
+    """,
+    """
+    CREATE TABLE organiser_roles (
+        guild_id   TEXT PRIMARY KEY,
+        role_id    TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    )
+    """,
+)
+
+# Version 7: AI players (issue 17). A seat played by the AI has no user and names its
+# level in `ai_level` (NULL for a person's seat). Every hint a player asked for is kept
+# in `hints`: the game's log length when it was asked, the seat and user, and the steps
+# suggested (JSON), numbered per game; the game record has no place for hints.
+V7 = (
+    "ALTER TABLE seats ADD COLUMN ai_level TEXT",
+    """
+    CREATE TABLE hints (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        number  INTEGER NOT NULL,
+        seq     INTEGER NOT NULL,
+        seat    INTEGER NOT NULL,
+        user_id TEXT NOT NULL,
+        at      REAL NOT NULL,
+        steps   TEXT NOT NULL,
+        PRIMARY KEY (game_id, number)
+    )
+    """,
+)
+
+# Version 8: take-back votes (issue 15). After confirming a move, its player may ask to
+# take it back; every other player still in must accept. One row per move asked about
+# (the log index `seq` of the move), kept after it is decided: `state` is open,
+# accepted, refused, withdrawn or closed (the game moved on). `upto` is the log length
+# when it was asked (only automatic actions followed the move), `accepted` the JSON list
+# of the seats that accepted, and `answers` counts the writes to the row, so two
+# processes answering at once cannot both win (a write names the count it read).
+V8 = (
+    """
+    CREATE TABLE takebacks (
+        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq       INTEGER NOT NULL,
+        upto      INTEGER NOT NULL,
+        proposer  TEXT NOT NULL,
+        seat      INTEGER NOT NULL,
+        accepted  TEXT NOT NULL,
+        state     TEXT NOT NULL
+                  CHECK (state IN ('open', 'accepted', 'refused', 'withdrawn', 'closed')),
+        answers   INTEGER NOT NULL DEFAULT 0,
+        opened_at REAL NOT NULL,
+        closed_at REAL,
+        PRIMARY KEY (game_id, seq)
+    )
+    """,
+    # The messages the front end posted for open votes (a take-back: `ref` is the move's
+    # log index; an expulsion: the target's user id), so it can close them (remove
+    # their buttons) once the game has moved on, even after a restart.
+    """
+    CREATE TABLE vote_messages (
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind       TEXT NOT NULL CHECK (kind IN ('takeback', 'expel')),
+        ref        TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        PRIMARY KEY (game_id, kind, ref)
+    )
+    """,
+)
+
+# Version 9: the messages a front end keeps per game (the game card it edits in place,
+# the last turn ping it deletes when the next one goes out), and how each user wants to
+# hear that it is their turn.
+V9 = (
+    """
+    CREATE TABLE game_messages (
+        game_id      INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        card_channel TEXT,
+        card_id      TEXT,
+        ping_channel TEXT,
+        ping_id      TEXT,
+        ping_user    TEXT,
+        ping_moves   INTEGER
+    )
+    """,
+    """
+    CREATE TABLE notify_prefs (
+        user_id    TEXT PRIMARY KEY,
+        mode       TEXT NOT NULL CHECK (mode IN ('channel', 'dm', 'none')),
+        early      INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL
+    )
+    """,
+)
+
+# Version 10: leases, so that of several bot processes on one database only one does a
 # piece of background work (a game's timer step, a game's owed post) at a time: the
 # holder and until when it holds it (the service's clock).
-V6 = (
+V10 = (
     """
     CREATE TABLE leases (
         name    TEXT PRIMARY KEY,
@@ -214,7 +400,7 @@ V6 = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -41,6 +41,23 @@ def unavailable_on_sqlite_trouble() -> Iterator[None]:
         raise
 
 
+WAL_TRIES = 500  # times 0.02 s at most: as long as the busy timeout
+
+
+async def _wal_mode(db: aiosqlite.Connection) -> None:
+    """Switch to write-ahead logging. Switching takes a lock SQLite does not wait for
+    (busy_timeout does not apply): when processes open a new file at the same moment,
+    all but one are told "database is locked", so wait and try again."""
+    for attempt in range(WAL_TRIES):
+        try:
+            await db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == WAL_TRIES - 1:
+                raise
+            await asyncio.sleep(0.02)
+
+
 class _InTransaction:
     """The connection as a transaction body sees it (the lock is already held)."""
 
@@ -84,7 +101,7 @@ class SqliteDatabase:
         db = await aiosqlite.connect(str(path), isolation_level=None)
         try:
             await db.execute("PRAGMA busy_timeout = 10000")
-            await db.execute("PRAGMA journal_mode = WAL")
+            await _wal_mode(db)
             await db.execute(f"PRAGMA synchronous = {synchronous}")
             await db.execute("PRAGMA foreign_keys = ON")
         except BaseException:
@@ -113,7 +130,7 @@ class SqliteDatabase:
     # -- transactions -------------------------------------------------------------
 
     @asynccontextmanager
-    async def transaction(self, write: bool = True, serializable: bool = False
+    async def transaction(self, write: bool = True, serializable: bool = True
                           ) -> AsyncIterator[Connection]:
         # Every SQLite write transaction is serializable: one writer at a time.
         async with self._io:

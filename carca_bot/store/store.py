@@ -35,13 +35,23 @@ from carca_bot.store.errors import (
     StoreError,
     Unavailable,
 )
+from carca_bot.store.league_rows import (
+    EventGameRow,
+    EventRow,
+    RatingHistoryRow,
+    RatingRow,
+    ResultRow,
+)
 from carca_bot.store.rows import (
     ActionRow,
     GameData,
+    GameMessages,
     GameRow,
+    HintRow,
     PublicChange,
     PublicEvents,
     SeatRow,
+    TakebackRow,
     Unposted,
     Usage,
 )
@@ -70,15 +80,15 @@ def _dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-SEATS_OF_GAME = ("SELECT seat, user_id, display_name, colour, resigned, exit_score FROM seats "
-                 "WHERE game_id = ? ORDER BY seat")
+SEATS_OF_GAME = ("SELECT seat, user_id, display_name, colour, resigned, exit_score, ai_level "
+                 "FROM seats WHERE game_id = ? ORDER BY seat")
 ACTIONS_OF_GAME = "SELECT seq, user_id, action, at FROM actions WHERE game_id = ? ORDER BY seq"
 
 
 def game_data(game: Iterable[Any], seats: Iterable[Any], actions: Iterable[Any]) -> GameData:
     """A game from its rows: `games` (GAME_COLUMNS), SEATS_OF_GAME and ACTIONS_OF_GAME."""
     return GameData(_game_row(game),
-                    [SeatRow(s, u, n, c, bool(r), x) for s, u, n, c, r, x in seats],
+                    [SeatRow(s, u, n, c, bool(r), x, a) for s, u, n, c, r, x, a in seats],
                     [ActionRow(q, u, json.loads(a), t) for q, u, a, t in actions])
 
 
@@ -161,10 +171,10 @@ class Store:
     # -- plumbing ---------------------------------------------------------------
 
     def _transaction(self, mode: str = "IMMEDIATE") -> AbstractAsyncContextManager[Connection]:
-        """IMMEDIATE: a write transaction; SERIALIZABLE: one whose checks over many rows
-        (limits) must still hold when it commits; DEFERRED: a read-only snapshot."""
-        return self._db.transaction(write=mode != "DEFERRED",
-                                    serializable=mode == "SERIALIZABLE")
+        """IMMEDIATE: a write transaction that runs as if alone; ROW: a write guarded by
+        the one row it changes (a game's version, a lease), which PostgreSQL then need
+        not check against every concurrent transaction; DEFERRED: a read-only snapshot."""
+        return self._db.transaction(write=mode != "DEFERRED", serializable=mode != "ROW")
 
     async def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         return await self._db.execute_fetchall(sql, tuple(params))
@@ -190,9 +200,9 @@ class Store:
                             seats: Iterable[SeatRow]) -> None:
         await db.executemany(
             "INSERT INTO seats (game_id, seat, user_id, display_name, colour, resigned, "
-            "exit_score) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, s.seat, s.user_id, s.name, s.colour, int(s.resigned), s.exit_score)
-             for s in seats])
+            "exit_score, ai_level) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, s.seat, s.user_id, s.name, s.colour, int(s.resigned), s.exit_score,
+              s.ai) for s in seats])
 
     async def _insert_game(self, db: Connection, guild: str, channel: str,
                            status: str, host: str, options: Mapping[str, Any],
@@ -239,7 +249,7 @@ class Store:
                           check: UsageCheck | None = None, thread: bool = False) -> int:
         """A new lobby with its host in the first seat; `thread`: in a thread made for it."""
         assert host.user_id is not None
-        async with self._transaction("SERIALIZABLE") as db:
+        async with self._transaction() as db:
             await self._check_and_count(db, guild, host.user_id, check,
                                         "thread" if thread else None, now)
             game_id = await self._insert_game(db, guild, channel, "lobby", host.user_id,
@@ -253,7 +263,7 @@ class Store:
                           check: UsageCheck | None = None) -> int:
         """A game with a whole action log at once (an imported record); its first post is
         owed like a start's."""
-        async with self._transaction("SERIALIZABLE") as db:
+        async with self._transaction() as db:
             await self._check_and_count(db, guild, host, check, "import", now)
             game_id = await self._insert_game(db, guild, channel, status, host, options,
                                               seed, now)
@@ -280,7 +290,7 @@ class Store:
         The version goes up by one per action, and at least by one; returns it.
         """
         by = max(1, len(actions))
-        async with self._transaction() as db:
+        async with self._transaction("ROW") as db:
             await self._bump(db, game_id, version, now, changes, by)
             if seats is not None:
                 await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
@@ -347,7 +357,7 @@ class Store:
     async def mark_posted(self, game_id: int, version: int) -> None:
         """The public post up to `version` was delivered; never goes back, never past the
         last public change. What was delivered is forgotten."""
-        async with self._transaction() as db:
+        async with self._transaction("ROW") as db:
             await db.execute(
                 "UPDATE games SET posted_version = CASE "
                 "WHEN ? <= posted_version OR public_version <= posted_version "
@@ -495,14 +505,421 @@ class Store:
     async def game_ids(self) -> list[int]:
         return [int(r[0]) for r in await self._rows("SELECT id FROM games ORDER BY id")]
 
+    # -- community play: game results, ratings, events, organisers (issue 18) ----------
+
+    async def put_results(self, rows: Sequence[ResultRow]) -> bool:
+        """Record how a game ended, once: False if it was already recorded."""
+        if not rows:
+            return False
+        async with self._transaction() as db:
+            found = list(await db.execute_fetchall(
+                "SELECT 1 FROM game_results WHERE game_id = ?", (rows[0].game_id,)))
+            if found:
+                return False
+            await db.executemany(
+                f"INSERT INTO game_results ({RESULT_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(r.game_id, r.seat, r.guild_id, r.user_id, r.name, r.score, r.played_rank,
+                  r.rank, r.players, r.ending, int(r.rated), int(r.left_game), r.ended_at,
+                  _dumps(list(r.expansions))) for r in rows])
+        return True
+
+    async def results_of_game(self, game_id: int) -> list[ResultRow]:
+        rows = await self._rows(f"SELECT {RESULT_COLUMNS} FROM game_results WHERE game_id = ? "
+                                "ORDER BY seat", (game_id,))
+        return [_result_row(r) for r in rows]
+
+    async def results_since(self, guild: str, ended_at: float, game_id: int
+                            ) -> list[ResultRow]:
+        """The server's game results from (`ended_at`, `game_id`) on, in rating order."""
+        rows = await self._rows(
+            f"SELECT {RESULT_COLUMNS} FROM game_results WHERE guild_id = ? AND "
+            "(ended_at > ? OR (ended_at = ? AND game_id >= ?)) ORDER BY ended_at, game_id, seat",
+            (guild, ended_at, ended_at, game_id))
+        return [_result_row(r) for r in rows]
+
+    async def results_of_player(self, guild: str, user_id: str, limit: int = 1000
+                                ) -> list[ResultRow]:
+        """The player's games on the server, latest first (their own row of each)."""
+        rows = await self._rows(
+            f"SELECT {RESULT_COLUMNS} FROM game_results WHERE guild_id = ? AND user_id = ? "
+            "ORDER BY ended_at DESC, game_id DESC LIMIT ?", (guild, user_id, limit))
+        return [_result_row(r) for r in rows]
+
+    async def set_ranks(self, game_id: int, ranks: Mapping[int, int]) -> None:
+        """The places a game counts with (by seat): an organiser's amended result."""
+        async with self._transaction() as db:
+            await db.executemany("UPDATE game_results SET rank = ? WHERE game_id = ? AND seat = ?",
+                                 [(rank, game_id, seat) for seat, rank in ranks.items()])
+
+    async def rated_after(self, guild: str, ended_at: float, game_id: int) -> bool:
+        """Whether a game after (`ended_at`, `game_id`) has already been rated."""
+        rows = await self._rows(
+            "SELECT 1 FROM rating_history WHERE guild_id = ? AND "
+            "(ended_at > ? OR (ended_at = ? AND game_id > ?)) LIMIT 1",
+            (guild, ended_at, ended_at, game_id))
+        return bool(rows)
+
+    async def rating_history(self, guild: str, user_id: str | None = None
+                             ) -> list[RatingHistoryRow]:
+        """The server's rating history (one player's, if named), in rating order."""
+        who = "" if user_id is None else " AND user_id = ?"
+        params: tuple[Any, ...] = (guild,) if user_id is None else (guild, user_id)
+        rows = await self._rows(
+            f"SELECT {HISTORY_COLUMNS} FROM rating_history WHERE guild_id = ?{who} "
+            "ORDER BY ended_at, game_id, user_id", params)
+        return [RatingHistoryRow(str(g), int(gid), str(u), str(p), float(t), int(r), int(n),
+                                 float(bm), float(bs), float(am), float(as_), int(k))
+                for g, gid, u, p, t, r, n, bm, bs, am, as_, k in rows]
+
+    async def ratings(self, guild: str, pool: str | None = None,
+                      users: Iterable[str] | None = None) -> list[RatingRow]:
+        """Current ratings on the server: of a pool and of some users, if named."""
+        sql = ("SELECT guild_id, pool, user_id, display_name, mu, sigma, games FROM ratings "
+               "WHERE guild_id = ?")
+        params: list[Any] = [guild]
+        if pool is not None:
+            sql += " AND pool = ?"
+            params.append(pool)
+        if users is not None:
+            wanted = sorted(set(users))
+            if not wanted:
+                return []
+            sql += f" AND user_id IN ({', '.join('?' * len(wanted))})"
+            params += wanted
+        rows = await self._rows(sql + " ORDER BY pool, user_id", params)
+        return [RatingRow(str(g), str(p), str(u), str(n), float(m), float(s), int(k))
+                for g, p, u, n, m, s, k in rows]
+
+    async def save_ratings(self, guild: str, history: Sequence[RatingHistoryRow],
+                           ratings: Sequence[RatingRow],
+                           replace_from: tuple[float, int] | None = None) -> None:
+        """Store new history rows and ratings in one transaction.
+
+        `replace_from` (ended_at, game_id): the history from that game on is rated again,
+        so its rows are deleted first and `ratings` replace every rating on the server.
+        """
+        async with self._transaction() as db:
+            if replace_from is not None:
+                at, gid = replace_from
+                await db.execute(
+                    "DELETE FROM rating_history WHERE guild_id = ? AND "
+                    "(ended_at > ? OR (ended_at = ? AND game_id >= ?))", (guild, at, at, gid))
+                await db.execute("DELETE FROM ratings WHERE guild_id = ?", (guild,))
+            await db.executemany(
+                f"INSERT INTO rating_history ({HISTORY_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, game_id, user_id) DO NOTHING",
+                [(h.guild_id, h.game_id, h.user_id, h.pool, h.ended_at, h.rank, h.players,
+                  h.before_mu, h.before_sigma, h.after_mu, h.after_sigma, h.games)
+                 for h in history])
+            await db.executemany(
+                "INSERT INTO ratings (guild_id, pool, user_id, display_name, mu, sigma, games) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, pool, user_id) DO UPDATE "
+                "SET display_name = excluded.display_name, mu = excluded.mu, "
+                "sigma = excluded.sigma, games = excluded.games",
+                [(r.guild_id, r.pool, r.user_id, r.name, r.mu, r.sigma, r.games)
+                 for r in ratings])
+
+    async def move_times(self, game_ids: Iterable[int]
+                         ) -> dict[int, list[tuple[str | None, float]]]:
+        """Who made each logged action of these games and when, in log order."""
+        wanted = sorted(set(game_ids))
+        found: dict[int, list[tuple[str | None, float]]] = {g: [] for g in wanted}
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            rows = await self._rows(
+                f"SELECT game_id, user_id, at FROM actions WHERE game_id IN "
+                f"({', '.join('?' * len(chunk))}) ORDER BY game_id, seq", chunk)
+            for gid, user, at in rows:
+                found[int(gid)].append((None if user is None else str(user), float(at)))
+        return found
+
+    async def insert_event(self, guild: str, channel: str, title: str, data: Mapping[str, Any],
+                           options: Mapping[str, Any], created_by: str, now: float, *,
+                           series: str = "", season: int = 0, division: int = 0) -> int:
+        async with self._transaction() as db:
+            rows = list(await db.execute_fetchall(
+                f"INSERT INTO league_events ({EVENT_COLUMNS.removeprefix('id, ')}) "
+                "VALUES (?, ?, ?, 'signup', ?, ?, 0, ?, ?, ?, ?, ?, ?, 0, 0, 0) RETURNING id",
+                (guild, channel, title, _dumps(data), _dumps(options), created_by, now, now,
+                 series, season, division)))
+        return int(rows[0][0])
+
+    async def event(self, event_id: int) -> EventRow | None:
+        rows = await self._rows(f"SELECT {EVENT_COLUMNS} FROM league_events WHERE id = ?",
+                                (event_id,))
+        return _event_row(rows[0]) if rows else None
+
+    async def events(self, guild: str | None = None, statuses: Sequence[str] = (),
+                     series: str | None = None) -> list[EventRow]:
+        """Events, oldest first: of a server, in some statuses, of one league, if named."""
+        sql = f"SELECT {EVENT_COLUMNS} FROM league_events WHERE 1 = 1"
+        params: list[Any] = []
+        if guild is not None:
+            sql += " AND guild_id = ?"
+            params.append(guild)
+        if statuses:
+            sql += f" AND status IN ({', '.join('?' * len(statuses))})"
+            params += list(statuses)
+        if series is not None:
+            sql += " AND series = ?"
+            params.append(series)
+        return [_event_row(r) for r in await self._rows(sql + " ORDER BY id", params)]
+
+    async def put_event(self, event_id: int, version: int, now: float,
+                        changes: Mapping[str, Any]) -> int:
+        """Change an event if it is still at `version` (else Conflict); the new version."""
+        allowed = {"status", "data", "reminded_round", "announced_round", "digest_at"}
+        if set(changes) - allowed:
+            raise ValueError(f"cannot change {sorted(set(changes) - allowed)}")
+        values = {k: _dumps(v) if k == "data" else v for k, v in changes.items()}
+        sets = "".join(f", {k} = ?" for k in values)
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                f"UPDATE league_events SET version = version + 1, updated_at = ?{sets} "
+                "WHERE id = ? AND version = ?", (now, *values.values(), event_id, version))
+            if cursor.rowcount != 1:
+                raise Conflict(f"event {event_id} is no longer at version {version}")
+        return version + 1
+
+    async def link_game(self, event_id: int, match_id: str, game_index: int,
+                        game_id: int) -> bool:
+        """Record that `game_id` plays this game of the match; False if one already does."""
+        async with self._transaction() as db:
+            rows = list(await db.execute_fetchall(
+                "INSERT INTO event_games (event_id, match_id, game_index, game_id) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (event_id, match_id, game_index) DO NOTHING "
+                "RETURNING game_id", (event_id, match_id, game_index, game_id)))
+        return bool(rows)
+
+    async def unlink_game(self, game_id: int) -> None:
+        """Forget a game's match (it was cancelled: the match's game is opened again)."""
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM event_games WHERE game_id = ?", (game_id,))
+
+    async def event_games(self, event_id: int) -> list[EventGameRow]:
+        rows = await self._rows(
+            "SELECT event_id, match_id, game_index, game_id FROM event_games WHERE event_id = ? "
+            "ORDER BY match_id, game_index", (event_id,))
+        return [EventGameRow(int(e), str(m), int(i), int(g)) for e, m, i, g in rows]
+
+    async def event_of_game(self, game_id: int) -> EventGameRow | None:
+        rows = await self._rows(
+            "SELECT event_id, match_id, game_index, game_id FROM event_games WHERE game_id = ?",
+            (game_id,))
+        return None if not rows else EventGameRow(int(rows[0][0]), str(rows[0][1]),
+                                                  int(rows[0][2]), int(rows[0][3]))
+
+    async def set_organiser_role(self, guild: str, role_id: str | None, now: float) -> None:
+        """The role whose members run events on the server; None: admins only."""
+        async with self._transaction() as db:
+            if role_id is None:
+                await db.execute("DELETE FROM organiser_roles WHERE guild_id = ?", (guild,))
+            else:
+                await db.execute(
+                    "INSERT INTO organiser_roles (guild_id, role_id, updated_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (guild_id) DO UPDATE SET role_id = excluded.role_id, "
+                    "updated_at = excluded.updated_at", (guild, role_id, now))
+
+    async def organiser_role(self, guild: str) -> str | None:
+        rows = await self._rows("SELECT role_id FROM organiser_roles WHERE guild_id = ?", (guild,))
+        return str(rows[0][0]) if rows else None
+
+    async def unrecorded_games(self, ended_since: float, limit: int = 100) -> list[int]:
+        """Games ended (played out or by resignations) since `ended_since`, seated by at
+        least two users and no imported seat, that have no recorded result."""
+        rows = await self._rows(
+            "SELECT g.id FROM games g WHERE g.status = 'finished' "
+            "AND g.outcome IN ('complete', 'resigned') AND g.updated_at >= ? "
+            "AND NOT EXISTS (SELECT 1 FROM game_results r WHERE r.game_id = g.id) "
+            "AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id IS NULL) "
+            "AND (SELECT count(*) FROM seats s WHERE s.game_id = g.id) >= 2 "
+            "ORDER BY g.updated_at, g.id LIMIT ?", (ended_since, limit))
+        return [int(r[0]) for r in rows]
+
+
+    # -- AI players and hints (schema version 6) ---------------------------------
+
+    async def ai_games(self) -> list[int]:
+        """Running games with a seat the AI plays (to resume their turns after a restart)."""
+        rows = await self._rows(
+            "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+            "WHERE g.status = 'active' AND s.ai_level IS NOT NULL ORDER BY g.id")
+        return [int(r[0]) for r in rows]
+
+    async def add_hint(self, game_id: int, seq: int, seat: int, user_id: str, at: float,
+                       steps: list[Any]) -> int:
+        """Keep one hint; returns its number within the game (1 for the first)."""
+        async with self._transaction() as db:
+            rows = list(await db.execute_fetchall(
+                "SELECT coalesce(max(number), 0) FROM hints WHERE game_id = ?", (game_id,)))
+            number = int(rows[0][0]) + 1
+            await db.execute(
+                "INSERT INTO hints (game_id, number, seq, seat, user_id, at, steps) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, number, seq, seat, user_id, at, _dumps(steps)))
+        return number
+
+    async def hints(self, game_id: int) -> list[HintRow]:
+        """Every hint of the game, oldest first."""
+        rows = await self._rows(
+            "SELECT number, seq, seat, user_id, at, steps FROM hints WHERE game_id = ? "
+            "ORDER BY number", (game_id,))
+        return [HintRow(int(n), int(q), int(s), str(u), float(a), json.loads(t))
+                for n, q, s, u, a, t in rows]
+
+
+    # -- take-back votes (schema version 6) ---------------------------------------
+
+    @staticmethod
+    def _takeback_row(row: Sequence[Any]) -> TakebackRow:
+        return TakebackRow(int(row[0]), int(row[1]), int(row[2]), str(row[3]), int(row[4]),
+                           tuple(int(s) for s in json.loads(row[5])), str(row[6]),
+                           int(row[7]), float(row[8]),
+                           None if row[9] is None else float(row[9]))
+
+    async def takeback(self, game_id: int) -> TakebackRow | None:
+        """The game's newest take-back request (open or decided), if any."""
+        rows = await self._rows(
+            "SELECT game_id, seq, upto, proposer, seat, accepted, state, answers, opened_at, "
+            "closed_at FROM takebacks WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+            (game_id,))
+        return self._takeback_row(rows[0]) if rows else None
+
+    async def open_takeback(self, game_id: int, seq: int, upto: int, proposer: str,
+                            seat: int, now: float) -> None:
+        """Ask to take back move `seq`. A move refused, or being voted on, is not asked
+        about again (Conflict: a double click, or a race); one withdrawn may be, and so
+        may a new move at the same place in the log (the old one was taken back, or the
+        log moved on and came back)."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO takebacks (game_id, seq, upto, proposer, seat, accepted, state, "
+                "answers, opened_at) VALUES (?, ?, ?, ?, ?, '[]', 'open', 0, ?) "
+                "ON CONFLICT (game_id, seq) DO UPDATE SET upto = excluded.upto, "
+                "accepted = '[]', state = 'open', answers = takebacks.answers + 1, "
+                "opened_at = excluded.opened_at, closed_at = NULL "
+                "WHERE takebacks.state IN ('withdrawn', 'accepted', 'closed')",
+                (game_id, seq, upto, proposer, seat, now))
+            if cursor.rowcount != 1:
+                raise Conflict(f"game {game_id}: move {seq} was already asked about")
+
+    @staticmethod
+    async def _answer(db: Connection, game_id: int, seq: int, answers: int,
+                      accepted: Sequence[int], state: str, now: float) -> None:
+        cursor = await db.execute(
+            "UPDATE takebacks SET accepted = ?, state = ?, answers = answers + 1, "
+            "closed_at = ? WHERE game_id = ? AND seq = ? AND answers = ? AND state = 'open'",
+            (_dumps(list(accepted)), state, None if state == "open" else now, game_id, seq,
+             answers))
+        if cursor.rowcount != 1:
+            raise Conflict(f"game {game_id}: the take-back of move {seq} changed meanwhile")
+
+    async def answer_takeback(self, game_id: int, seq: int, answers: int,
+                              accepted: Sequence[int], state: str, now: float) -> None:
+        """Record an answer (or a withdrawal, or the close), if the request is still open
+        and was written `answers` times; Conflict if not."""
+        async with self._transaction() as db:
+            await self._answer(db, game_id, seq, answers, accepted, state, now)
+
+    async def apply_takeback(self, game_id: int, version: int, now: float, seq: int,
+                             answers: int, accepted: Sequence[int],
+                             changes: Mapping[str, Any], public: PublicChange) -> int:
+        """The accepted take-back, in one transaction: the game's version bumped (if it is
+        still `version`), its log cut back to `seq` actions, `changes` made, the request
+        closed as accepted (if it was written `answers` times) and the public change
+        recorded. Returns the new version."""
+        async with self._transaction() as db:
+            await self._bump(db, game_id, version, now, changes)
+            await db.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?",
+                             (game_id, seq))
+            await self._answer(db, game_id, seq, answers, accepted, "accepted", now)
+            await db.execute("UPDATE games SET public_version = ? WHERE id = ?",
+                             (version + 1, game_id))
+            await self._insert_public(db, game_id, version + 1, public, now)
+        return version + 1
+
+    async def add_vote_message(self, game_id: int, kind: str, ref: str, channel_id: str,
+                               message_id: str) -> None:
+        """Remember the message showing an open vote (the newest one wins)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO vote_messages (game_id, kind, ref, channel_id, message_id) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind, ref) DO UPDATE SET "
+                "channel_id = excluded.channel_id, message_id = excluded.message_id",
+                (game_id, kind, ref, channel_id, message_id))
+
+    async def vote_messages(self, game_id: int) -> list[tuple[str, str, str, str]]:
+        """The game's remembered vote messages: kind, ref, channel id, message id."""
+        rows = await self._rows(
+            "SELECT kind, ref, channel_id, message_id FROM vote_messages WHERE game_id = ? "
+            "ORDER BY kind, ref", (game_id,))
+        return [(str(k), str(r), str(c), str(m)) for k, r, c, m in rows]
+
+    async def forget_vote_message(self, game_id: int, kind: str, ref: str) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "DELETE FROM vote_messages WHERE game_id = ? AND kind = ? AND ref = ?",
+                (game_id, kind, ref))
+
+
+    # -- a game's card and turn ping, and how users want to be told ------------------
+
+    async def game_messages(self, game_id: int) -> GameMessages:
+        rows = await self._rows(
+            "SELECT card_channel, card_id, ping_channel, ping_id, ping_user, ping_moves "
+            "FROM game_messages WHERE game_id = ?", (game_id,))
+        if not rows:
+            return GameMessages()
+        cc, ci, pc, pi, pu, pm = rows[0]
+        return GameMessages(cc, ci, pc, pi, pu, None if pm is None else int(pm))
+
+    async def set_card_message(self, game_id: int, channel: str | None,
+                               message: str | None) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO game_messages (game_id, card_channel, card_id) VALUES (?, ?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET card_channel = excluded.card_channel, "
+                "card_id = excluded.card_id", (game_id, channel, message))
+
+    async def set_ping_message(self, game_id: int, channel: str | None, message: str | None,
+                               user_id: str | None, moves: int | None) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO game_messages (game_id, ping_channel, ping_id, ping_user, "
+                "ping_moves) VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+                "ping_channel = excluded.ping_channel, ping_id = excluded.ping_id, "
+                "ping_user = excluded.ping_user, ping_moves = excluded.ping_moves",
+                (game_id, channel, message, user_id, moves))
+
+    async def set_notify(self, user_id: str, mode: str, early: bool, now: float) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO notify_prefs (user_id, mode, early, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "mode = excluded.mode, early = excluded.early, "
+                "updated_at = excluded.updated_at", (user_id, mode, int(early), now))
+
+    async def notify_prefs(self, user_ids: Iterable[str]) -> dict[str, tuple[str, bool]]:
+        """(mode, early) of those of these users who chose; the others are not listed."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" for _ in wanted)
+        rows = await self._rows(
+            f"SELECT user_id, mode, early FROM notify_prefs WHERE user_id IN ({marks})",
+            wanted)
+        return {str(u): (str(m), bool(e)) for u, m, e in rows}
+
     # -- several processes on one database: leases and claims -----------------------
 
     async def take_lease(self, name: str, holder: str, now: float, seconds: float) -> bool:
         """Hold `name` until `now + seconds`, unless another holder holds it past `now`;
-        whether `holder` has it. One statement, so of two processes asking at once one
-        gets it (SQLite: one writer; PostgreSQL: the loser is serialized after, and sees
-        the winner's row). Leases expired for a day are forgotten on the way."""
-        async with self._transaction() as db:
+        whether `holder` has it. One statement on one row, so of two processes asking at
+        once one gets it (SQLite: one writer; PostgreSQL: the second waits for the first's
+        row, is run again, and sees it). Leases expired for a day are forgotten."""
+        async with self._transaction("ROW") as db:
             await db.execute("DELETE FROM leases WHERE expires < ?", (now - 86400.0,))
             rows = await db.execute_fetchall(
                 "INSERT INTO leases (name, holder, expires) VALUES (?, ?, ?) "
@@ -514,13 +931,13 @@ class Store:
 
     async def release_lease(self, name: str, holder: str) -> None:
         """Give `name` back early (only its holder can)."""
-        async with self._transaction() as db:
+        async with self._transaction("ROW") as db:
             await db.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
 
     async def claim_reminder(self, user_id: str, now: float, gap: float) -> bool:
         """Note a reminder to `user_id` at `now` if none was noted in the `gap` seconds
         before; whether it was (two processes reminding one user at once: one wins)."""
-        async with self._transaction() as db:
+        async with self._transaction("ROW") as db:
             rows = await db.execute_fetchall(
                 "INSERT INTO reminded (user_id, at) VALUES (?, ?) ON CONFLICT (user_id) "
                 "DO UPDATE SET at = excluded.at WHERE reminded.at <= ? RETURNING user_id",
@@ -538,6 +955,32 @@ class Store:
                 f"SELECT id, guild_id FROM games WHERE id IN ({marks})", chunk)
             found.update((int(i), str(g)) for i, g in rows)
         return found
+
+
+RESULT_COLUMNS = ("game_id, seat, guild_id, user_id, display_name, score, played_rank, rank, "
+                  "players, ending, rated, left_game, ended_at, expansions")
+HISTORY_COLUMNS = ("guild_id, game_id, user_id, pool, ended_at, rank, players, before_mu, "
+                   "before_sigma, after_mu, after_sigma, games")
+EVENT_COLUMNS = ("id, guild_id, channel_id, title, status, data, options, version, created_by, "
+                 "created_at, updated_at, series, season, division, reminded_round, "
+                 "announced_round, digest_at")
+
+
+def _result_row(row: Sequence[Any]) -> ResultRow:
+    (gid, seat, guild, user, name, score, played, rank, players, ending, rated, left, at,
+     expansions) = row
+    return ResultRow(int(gid), int(seat), str(guild), None if user is None else str(user),
+                     str(name), int(score), int(played), int(rank), int(players), str(ending),
+                     bool(rated), bool(left), float(at), tuple(json.loads(expansions)))
+
+
+def _event_row(row: Sequence[Any]) -> EventRow:
+    (eid, guild, channel, title, status, data, options, version, by, created, updated, series,
+     season, division, reminded, announced, digest) = row
+    return EventRow(int(eid), str(guild), str(channel), str(title), str(status),
+                    json.loads(data), json.loads(options), int(version), str(by),
+                    float(created), float(updated), str(series), int(season), int(division),
+                    int(reminded), int(announced), float(digest))
 
 
 # -- running a method again when PostgreSQL could not serialize it ---------------------

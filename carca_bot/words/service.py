@@ -25,7 +25,7 @@ from carca_bot.engine.moves import (
     SkipAbbey,
 )
 from carca_bot.i18n import N_, Domain
-from carca_bot.words import english
+from carca_bot.words import english, league
 from carca_bot.words.english import square
 
 _T = Domain("words")
@@ -298,6 +298,12 @@ NOTES: dict[str, Callable[[Params], str]] = {
     "expelled": lambda p: _(
         "{name} was expelled by a vote of the other players: their figures stay on the "
         "board and score nothing more").format(name=p["name"]),
+    "expel_vote_closed": lambda p: _(
+        "the vote to expel {name} closed without enough votes: their turn is played for "
+        "them and the game goes on").format(name=p["name"]),
+    "taken_back": lambda p: _(
+        "{name} took back their last move, as every other player agreed").format(
+        name=p["name"]),
     "lobby_expired": lambda p: ngettext(
         "the lobby was closed: it was not started within {days} day",
         "the lobby was closed: it was not started within {days} days",
@@ -483,6 +489,23 @@ SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
         name=p["name"]),
     "no_self_expel": lambda p: _("you cannot vote on expelling yourself"),
     "already_voted": lambda p: _("you have already voted"),
+    # taking a move back
+    "nothing_to_take_back": lambda p: _("no move has been made yet, so there is none to "
+                                        "take back"),
+    "not_your_move": lambda p: _(
+        "only the player who made the last move may ask to take it back (it was "
+        "{name}'s)").format(name=p["name"]),
+    "takeback_too_late": lambda p: _(
+        "too late to take it back: the next player has already begun"),
+    "takeback_open": lambda p: _("the others are already voting on taking that move back"),
+    "takeback_refused": lambda p: _(
+        "the others already refused to let that move be taken back"),
+    "no_takeback": lambda p: _("there is no vote on taking back that move"),
+    "takeback_decided": lambda p: _("that vote is already over"),
+    "own_takeback": lambda p: _(
+        "you asked to take it back: the others vote (you may withdraw your request)"),
+    "already_answered": lambda p: _("you have already accepted"),
+    "not_your_takeback": lambda p: _("only the player who asked may withdraw the request"),
     # records
     "record_too_big": lambda p: _(
         "that record is {size} KiB; a game record may be at most {limit} KiB").format(
@@ -541,7 +564,26 @@ SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
         "you imported {count} records in the last hour (the limit is {limit}): try again "
             "later",
             p["count"]).format(count=p["count"], limit=p["limit"]),
+    # AI players and hints
+    "unknown_ai_level": lambda p: _("unknown AI level {name!r}: use {choices}").format(
+        name=p["name"], choices=", ".join(p["choices"])),
+    "bad_ai_seconds": lambda p: _(
+        "an AI may think from {seconds} to {most} seconds per move").format(
+        seconds=p["seconds"], most=p["most"]),
+    "only_host_adds_ai": lambda p: _("only the host can add AI players"),
+    "only_host_removes_ai": lambda p: _("only the host can remove AI players"),
+    "no_such_ai": lambda p: _("there is no AI player called {name} in this game").format(
+        name=p["name"]),
+    "hints_off": lambda p: _("hints are off in this game (the host chooses them when "
+                             "creating it)"),
+    "hint_failed": lambda p: _("the AI could not find a hint just now: try again"),
+    # turn notifications
+    "unknown_notify_mode": lambda p: _(
+        "unknown way to be told {name!r}: use {choices}").format(
+        name=p["name"], choices=", ".join(p["choices"])),
 }
+
+SERVICE_REFUSALS.update(league.REFUSALS)  # ratings and events: words/league.py
 
 
 def refusal(err: Refusal, names: Sequence[str] = ()) -> str:

@@ -74,11 +74,12 @@ class BotHarness:
         return choices
 
     async def click(self, user: tuple[int, str], custom_id: str,
-                    values: list[str] | None = None, locale: str | None = None
-                    ) -> list[Request]:
+                    values: list[str] | None = None, locale: str | None = None,
+                    ephemeral: bool = False) -> list[Request]:
+        """`ephemeral`: the clicked component is on a private message (a turn's steps)."""
         kind = 3 if values is not None else 2
         return await self.send(self.make.component(user, custom_id, kind=kind, values=values,
-                                                   locale=locale))
+                                                   locale=locale, ephemeral=ephemeral))
 
 
 UNLIMITED = Limits(lobbies_per_user=10**6, lobbies_per_server=10**6, games_per_user=10**6,

@@ -61,6 +61,37 @@ class Request:
         inner = body.get("data", body) if isinstance(body, dict) else {}
         return str((inner or {}).get("content") or "")
 
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        body = self.json or {}
+        inner = body.get("data", body) if isinstance(body, dict) else {}
+        return list((inner or {}).get("components") or [])
+
+    @property
+    def text(self) -> str:
+        """Everything a message says: its content and every text display (Components V2)."""
+        return "\n".join([self.content, *texts(self.components)]).strip("\n")
+
+    @property
+    def v2(self) -> bool:
+        """A Components V2 message (flag 1 << 15): words in components, no content."""
+        return bool(self.flags & (1 << 15))
+
+
+def walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component, nested ones (containers, rows, sections) included, in order."""
+    found: list[dict[str, Any]] = []
+    for item in components:
+        found.append(item)
+        found.extend(walk(item.get("components") or []))
+        if isinstance(item.get("accessory"), dict):
+            found.append(item["accessory"])
+    return found
+
+
+def texts(components: list[dict[str, Any]]) -> list[str]:
+    return [str(c.get("content") or "") for c in walk(components) if c.get("type") == 10]
+
 
 def sniff(data: bytes) -> str:
     """The content type Discord gives an attachment, from its first bytes."""
@@ -95,6 +126,11 @@ class FakeDiscord:
         # Answer the next request each predicate matches with its status (each used once).
         self.fail_when: list[tuple[Callable[[Request], bool], int]] = []
         self.cdn: dict[str, bytes] = {}  # files users "uploaded", served as Discord's CDN does
+        # The messages the bot posted in channels (by id), as they are now: edits change
+        # them, deletes remove them; editing or deleting one that is not here is a 404.
+        self.messages: dict[int, dict[str, Any]] = {}
+        self.dm_channels: dict[int, int] = {}  # DM channel id -> user id
+        self.closed_dms: set[int] = set()  # users who take no direct messages (403)
         self.downloads: list[str] = []  # names of the uploaded files the bot fetched
 
     # -- running ------------------------------------------------------------------
@@ -178,6 +214,9 @@ class FakeDiscord:
             recorded.json = await request.json()
         self.requests.append(recorded)
         self.arrived.set()
+        refused = self._refused(recorded)
+        if refused is not None:
+            return refused
         if self.fail_next is not None:
             status, self.fail_next = self.fail_next, None
             return _json({"message": "simulated failure", "code": 0}, status)
@@ -187,8 +226,40 @@ class FakeDiscord:
                 return _json({"message": "simulated failure", "code": 50013}, rule[1])
         return _json(self._answer(recorded))
 
+    def _refused(self, req: Request) -> web.Response | None:
+        """What Discord itself refuses: a message that is gone, a DM to a closed inbox."""
+        parts = req.path.strip("/").split("/")
+        if parts[0] == "channels" and len(parts) == 4 and parts[2] == "messages" and \
+                req.method in ("PATCH", "DELETE") and int(parts[3]) not in self.messages:
+            return _json({"message": "Unknown Message", "code": 10008}, 404)
+        if parts[0] == "channels" and parts[-1] == "messages" and req.method == "POST" and \
+                self.dm_channels.get(int(parts[1])) in self.closed_dms:
+            return _json({"message": "Cannot send messages to this user", "code": 50007},
+                         403)
+        return None
+
+    def channel_messages(self, channel: int) -> list[dict[str, Any]]:
+        """The bot's messages in a channel now (not deleted), oldest first."""
+        return [m for m in self.messages.values() if m["channel_id"] == str(channel)]
+
     def _answer(self, req: Request) -> Any:
         parts = req.path.strip("/").split("/")
+        if parts[0] == "users" and parts[-1] == "channels" and req.method == "POST":
+            user = int((req.json or {})["recipient_id"])
+            channel = self.new_id()
+            self.dm_channels[channel] = user
+            return {"id": str(channel), "type": 1, "last_message_id": None,
+                    "recipients": [user_payload(user, f"user{user}")]}
+        if parts[0] == "channels" and len(parts) == 4 and parts[2] == "messages":
+            message_id = int(parts[3])
+            if req.method == "DELETE":
+                del self.messages[message_id]
+                return {}
+            if req.method == "PATCH":
+                edited = self.message(req, int(parts[1]))
+                edited["id"] = str(message_id)
+                self.messages[message_id] = edited
+                return edited
         if req.path == "/users/@me":
             return user_payload(BOT_ID, "CarcaBot")
         if req.path == "/oauth2/applications/@me":
@@ -202,7 +273,10 @@ class FakeDiscord:
             return self._callback(int(parts[1]), req)
         if parts[0] == "webhooks" or (parts[0] == "channels" and parts[-1] == "messages"):
             channel = int(parts[1]) if parts[0] == "channels" else 0
-            return self.message(req, channel)
+            made = self.message(req, channel)
+            if parts[0] == "channels" and req.method == "POST":
+                self.messages[int(made["id"])] = made
+            return made
         if parts[0] == "channels" and parts[-1] == "threads":
             return {"id": str(self.new_id()), "type": 11, "guild_id": str(GUILD_ID),
                     "name": (req.json or {}).get("name", "thread"), "parent_id": parts[1],
@@ -315,8 +389,8 @@ class Interactions:
 
     def component(self, user: tuple[int, str], custom_id: str, *, kind: int = 2,
                   values: list[str] | None = None, message_id: int | None = None,
-                  rows: list[dict[str, Any]] | None = None, locale: str | None = None
-                  ) -> dict[str, Any]:
+                  rows: list[dict[str, Any]] | None = None, locale: str | None = None,
+                  ephemeral: bool = False) -> dict[str, Any]:
         """A click on a component of a message; Discord sends the message's components too.
 
         `rows` are the components as the bot posted them; without them, one row holding
@@ -339,5 +413,5 @@ class Interactions:
             "type": 0, "content": "", "author": user_payload(BOT_ID, "CarcaBot"),
             "attachments": [], "embeds": [], "mentions": [], "mention_roles": [],
             "pinned": False, "mention_everyone": False, "tts": False, "timestamp": TIMESTAMP,
-            "edited_timestamp": None, "flags": 0, "components": rows}
+            "edited_timestamp": None, "flags": 64 if ephemeral else 0, "components": rows}
         return payload

@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-from tests.bot.fake_discord import Request
+from tests.bot.fake_discord import Request, texts, walk
 
 ESCAPED = re.compile(r"\\.", re.S)
 OWN_CODE = re.compile(r"`(/carc[^`\n]*|carca-bot [^`\n]*|carca-record/1)`")
@@ -53,8 +53,8 @@ def assert_pings_only(requests: Iterable[Request], allowed: Iterable[int | str] 
 def labels(msg: dict[str, Any]) -> list[str]:
     """Every label and placeholder of a message's components (plain text in Discord)."""
     found: list[str] = []
-    for row in msg.get("components") or []:
-        for item in row.get("components", []):
+    for item in walk(msg.get("components") or []):
+        if item.get("type") in (2, 3):
             found.extend(str(item.get(k) or "") for k in ("label", "placeholder"))
             found.extend(str(o.get("label") or "") for o in item.get("options", []))
     return found
@@ -92,6 +92,8 @@ def assert_clean(requests: Iterable[Request], pinged: Iterable[int | str] = ()) 
     assert_pings_only(requests, pinged)
     for _, msg in messages(requests):
         assert_only_own_markup(str(msg.get("content") or ""), pinged)
+        for words in texts(msg.get("components") or []):  # a card's text displays
+            assert_only_own_markup(words, pinged)
         for label in labels(msg):
             assert_plain_label(label)
     for req in requests:

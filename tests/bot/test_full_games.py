@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from tests.bot.cards import Shown, assert_card_reply, card_requests
 from tests.bot.conftest import ANA, BEN, BotHarness
-from tests.bot.fake_discord import Request
 from tests.bot.outgoing import assert_clean, labels, messages
 from tests.bot.spoken import shown
 from tests.bot.test_lobby import assert_public_reply, followups
@@ -24,7 +24,7 @@ Player = tuple[int, str]
 ENGLISH_WORDS = re.compile(r"\b(the|your|turn|tile|scored|points|wins|place|draw)\b", re.I)
 
 
-async def play_to_the_end(h: BotHarness, rng: random.Random) -> Request:
+async def play_to_the_end(h: BotHarness, rng: random.Random) -> Shown:
     """Every decision through Discord commands, as players would type them; a follower
     now and then, chosen from the autocomplete's suggestions. Returns the last post."""
     players = {str(ANA[0]): ANA, str(BEN[0]): BEN}
@@ -40,10 +40,10 @@ async def play_to_the_end(h: BotHarness, rng: random.Random) -> Request:
             await h.command(player, "draw")
             continue
         if legal.must == "wagon":
-            last = assert_public_reply(await h.command(player, "wagon", target="return"))
+            last = assert_card_reply(await h.command(player, "wagon", target="return"))
             continue
         if legal.must == "abbey_round":
-            last = assert_public_reply(await h.command(player, "abbey", square="skip"))
+            last = assert_card_reply(await h.command(player, "abbey", square="skip"))
             continue
         assert legal.must == "place", legal.must
         x, y, rot = rng.choice(legal.placements)
@@ -53,7 +53,7 @@ async def play_to_the_end(h: BotHarness, rng: random.Random) -> Request:
                                          rotation=rot, figure="follower", on="")
             if spots:
                 figure = {"figure": "follower", "on": rng.choice(spots)["value"]}
-        last = assert_public_reply(await h.command(player, "place", square=f"{x},{y}",
+        last = assert_card_reply(await h.command(player, "place", square=f"{x},{y}",
                                                    rotation=rot, confirm=True, **figure))
     assert last is not None and (await h.bot.service.status(place_of(h))).finished
     return last
@@ -64,7 +64,7 @@ async def a_whole_game(h: BotHarness, locale: str, language: str) -> dict[str, A
     lobby = assert_public_reply(await h.command(ANA, "create", expansions="all",
                                                 language=language))
     await h.command(BEN, "join")
-    start = assert_public_reply(await h.command(ANA, "start"))
+    start = assert_card_reply(await h.command(ANA, "start"))
     view = await h.bot.service.status(place_of(h))
     assert view.deciding is not None
     first = ANA if view.deciding.user_id == str(ANA[0]) else BEN
@@ -72,11 +72,19 @@ async def a_whole_game(h: BotHarness, locale: str, language: str) -> dict[str, A
     (status,) = followups(await h.command(first, "status"))
     (bad,) = followups(await h.command(first, "place", square="zz"))
     last = await play_to_the_end(h, random.Random(7))
+    # In the channel: the card and the end-of-game post; the last ping is gone.
+    kept = h.fake.channel_messages(h.make.channel_id)
+    assert [bool(m["flags"] & (1 << 15)) for m in kept] == [True, False]
+    assert last.final is not None and kept[1]["content"] == last.final.content
     (score,) = followups(await h.command(ANA, "score"))
     assert_clean(h.fake.requests, pinged=[ANA[0], BEN[0]])
     scores_file = next(p.data.decode() for p in last.files
                        if (p.filename or "").endswith(".txt"))
-    buttons = [label for _, msg in messages([start]) for label in labels(msg) if label]
+    buttons = [label for _, msg in messages([start.card]) for label in labels(msg) if label]
+    # One card for the whole game: posted at the start, then only edited.
+    cards = card_requests(h.fake.requests)
+    assert [r.method for r in cards].count("POST") == 1 and cards[0].method == "POST"
+    assert len({r.path for r in cards[1:]}) == 1 and len(cards) > 50
     return {"lobby": lobby.content, "start": start.content, "tile": tile.content,
             "status": status.content, "bad": bad.content, "last": last.content,
             "score": score.content, "file": scores_file, "buttons": buttons,
@@ -89,9 +97,8 @@ async def test_a_whole_game_in_spanish(harness: BotHarness,
     said = await a_whole_game(harness, "es-ES", "es")
     assert "abrió la partida de Carcassonne n.º 1" in said["lobby"]
     assert "El Río" in said["lobby"] and "`/carc unirse`" in said["lobby"]
-    assert "te toca" in said["start"] and "Puntos:" in said["start"]
-    assert "losetas restantes" in said["start"]
-    assert said["buttons"] == ["Mi loseta", "Tablero"]
+    assert "te toca" in said["start"] and "Losetas restantes:" in said["start"]
+    assert said["buttons"] == ["Mi loseta", "Tablero completo", "Estado"]
     assert said["tile"].startswith("Tu loseta es **")
     assert "`/carc colocar`" in said["tile"]
     assert said["status"].startswith("Partida n.º 1 · en juego")
@@ -114,8 +121,8 @@ async def test_a_whole_game_in_english(harness: BotHarness) -> None:
     said = await a_whole_game(harness, "en-US", "en")
     assert "opened Carcassonne game #1 (Abbey & Mayor, Cult, King & Robber, The Abbot, " \
            "The River, Tunnel)" in said["lobby"]
-    assert "your turn" in said["start"] and "Scores:" in said["start"]
-    assert said["buttons"] == ["My tile", "Board"]
+    assert "your turn" in said["start"] and "Tiles left:" in said["start"]
+    assert said["buttons"] == ["My tile", "Full board", "Status"]
     assert said["tile"].startswith("Your tile is **")
     assert said["status"].startswith("Game #1 · in play")
     assert said["bad"] == "'zz' is not a square: write it as x,y (for example 2,-1)"

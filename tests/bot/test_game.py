@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
+from tests.bot.cards import assert_card_reply
 from tests.bot.conftest import ANA, BEN, BotHarness
-from tests.bot.test_lobby import assert_public_reply, followups
+from tests.bot.test_lobby import followups
 from tests.bot.test_turns import choices, place_of, started
 
 
@@ -30,7 +31,7 @@ async def test_full_game_from_create_to_final_scores(harness: BotHarness) -> Non
                                                rotation=rot, figure="follower", on="")
             if spots:
                 figure = {"figure": "follower", "on": spots[0]["value"]}
-        last = assert_public_reply(await harness.command(player, "place", square=f"{x},{y}",
+        last = assert_card_reply(await harness.command(player, "place", square=f"{x},{y}",
                                                          rotation=rot, confirm=True, **figure))
     assert last is not None
     assert "wins with" in last.content or "Shared victory" in last.content

@@ -18,6 +18,7 @@ from carca_bot.render.board import render_board
 from carca_bot.render.replay import ReplayTooLarge
 from carca_bot.service import User
 from carca_bot.service.history import pile, public_history
+from tests.bot.cards import assert_card_reply
 from tests.bot.conftest import ANA, BEN, BotHarness, start_bot
 from tests.bot.fake_discord import APP_ID, Interactions, Request
 from tests.bot.outgoing import assert_clean
@@ -168,7 +169,7 @@ async def test_a_finished_game_ends_with_its_card_replays_and_history(
     assert sum(len(d) for d in data.values()) <= 10 * 1024 * 1024
     assert "could not" not in last.content and "did not fit" not in last.content
     # The last post's button opens the history privately; the end has nowhere further.
-    assert custom_ids(last) == [f"carc:hist:{gid}:1"]
+    assert last.final is not None and custom_ids(last.final) == [f"carc:hist:{gid}:1"]
     requests = await h.click(BEN, f"carc:hist:{gid}:1")
     (opened,) = followups(requests)
     game = await game_of(h)
@@ -297,7 +298,8 @@ async def test_a_replay_too_large_or_a_failing_picture_leaves_the_post(
     await fast_forward(h, random.Random(10), until_left=2)
     last = await play_to_the_end(h, random.Random(11))
     gid = await game_id(h)
-    names = [p.filename for p in last.files]
+    assert last.final is not None
+    names = [p.filename for p in last.final.files]  # the end-of-game post; the card apart
     assert names == ["board.png", f"game-{gid}-scores.txt", f"game-{gid}-replay.html"]
     assert "did not fit Discord's upload limit" in last.content
     assert "summary card could not be attached" in last.content
@@ -323,8 +325,8 @@ async def test_pictures_share_the_upload_limit(harness: BotHarness) -> None:
         x, y, rot = rng.choice(legal.placements)
         requests = await h.command(player, "place", square=f"{x},{y}", rotation=rot,
                                    confirm=True, _size_limit=limit)
-    (last,) = followups(requests)
-    assert (await h.bot.service.status(place_of(h))).finished
+    last = assert_card_reply(requests).final
+    assert last is not None and (await h.bot.service.status(place_of(h))).finished
     assert sum(len(p.data) for p in last.files) <= limit
     assert any((p.filename or "").endswith(".txt") for p in last.files)
 

@@ -15,6 +15,7 @@ from carca_bot.bot.buttons import custom_id
 from carca_bot.engine.moves import PlaceAbbey
 from carca_bot.local.randomplayer import play_random_move
 from carca_bot.service import ServiceError, User, Where
+from tests.bot.cards import assert_card_reply, card_requests, pings
 from tests.bot.conftest import ANA, BEN, CY, BotHarness
 from tests.bot.fake_discord import GUILD_ID, Request
 from tests.bot.outgoing import assert_clean, assert_pings_only, messages
@@ -36,7 +37,7 @@ async def test_hostile_display_name_pings_nobody_and_shows_no_markup(
     await harness.command(HOSTILE, "create")
     await harness.command(ANA, "join")
     await harness.command(HOSTILE, "status")
-    post = followups(await harness.command(HOSTILE, "start"))[0]
+    post = assert_card_reply(await harness.command(HOSTILE, "start"))
     await harness.command(ANA, "games")
     sent = harness.fake.since(start)
     # The player to act after the start may be pinged; nobody else, never @everyone.
@@ -53,7 +54,7 @@ async def test_hostile_names_in_an_imported_record(harness: BotHarness) -> None:
     data["actions"][0]["by"] = bad[0]
     upload = harness.fake.upload("game.json", json.dumps(data).encode())
     requests = await harness.command(ANA, "import", record=upload)
-    assert followups(requests) and not followups(requests)[0].ephemeral, requests
+    assert_card_reply(requests)
     requests += await harness.command(ANA, "status")
     requests += await harness.command(ANA, "score")
     assert_clean(requests)  # an analysis game pings nobody: its seats have no users
@@ -77,7 +78,7 @@ async def test_an_imported_name_the_record_cannot_hold_is_refused(
 async def test_timer_reminder_pings_only_the_late_player(harness: BotHarness) -> None:
     await harness.command(HOSTILE, "create", timer_hours=1)
     await harness.command(ANA, "join")
-    post = followups(await harness.command(HOSTILE, "start"))[0]
+    post = assert_card_reply(await harness.command(HOSTILE, "start"))
     assert "<t:" in post.content and ":R>" in post.content  # the deadline, as a timestamp
     status = followups(await harness.command(ANA, "status"))[0]
     assert "<t:" in status.content
@@ -107,10 +108,13 @@ async def test_auto_played_turn_says_what_was_played_and_shows_the_board(
     start = len(harness.fake.requests)
     for report in await harness.bot.service.check_timers(now=view.deadline + 1):
         await harness.bot.announce_timer(report)
-    (notice,) = channel_posts(harness.fake.since(start), harness.make.channel_id)
+    requests = harness.fake.since(start)
+    (card,) = card_requests(requests)  # the game's card, edited
+    assert card.method == "PATCH"
     assert f"**{late.name}** ran out of time, so the bot played the turn: **{late.name}** " \
-           "placed" in notice.content
-    assert notice.files and notice.files[0].data.startswith(b"\x89PNG")
+           "placed" in card.text
+    assert card.files and card.files[0].data.startswith(b"\x89PNG")
+    (notice,) = channel_posts(requests, harness.make.channel_id)  # the next player's ping
     after = await harness.bot.service.status(place_of(harness))
     assert after.deciding is not None and after.deciding.user_id != late.user_id
     assert after.deciding.user_id is not None
@@ -157,8 +161,13 @@ async def test_thread_game_from_the_parent_channel_buttons(harness: BotHarness) 
     (joined,) = channel_posts(requests, thread)
     assert "**Ben** joined" in joined.content
     requests = await harness.click(ANA, start)
-    (started_post,) = channel_posts(requests, thread)
-    assert "Scores:" in started_post.content and started_post.files
+    (card,) = card_requests(requests)  # the card goes to the game's thread
+    assert card.path == f"/channels/{thread}/messages" and card.files
+    assert "Tiles left" in card.text
+    (ping,) = pings(requests)
+    assert ping.path == f"/channels/{thread}/messages"
+    (told,) = followups(requests)
+    assert told.ephemeral and f"<#{thread}>" in told.content
     assert_clean(harness.fake.requests, pinged=[ANA[0], BEN[0]])
     # Commands typed in the thread find the game.
     (status,) = followups(await harness.command(BEN, "status", _channel=thread))
@@ -263,8 +272,8 @@ async def test_six_player_final_post_keeps_the_winner_and_attaches_every_score(
             continue
         await play_random_move(service, where, User(str(who[0]), who[1]), rng)
     assert last is not None, "the game ended before its last tile"
-    (post,) = followups(last)
-    assert len(post.content) <= 2000
+    post = assert_card_reply(last).final
+    assert post is not None and len(post.content) <= 2000
     assert "wins with" in post.content or "Shared victory" in post.content
     assert all(name[:20] in post.content for name in names)  # the whole ranking
     scores = [f for f in post.files if f.filename and f.filename.endswith("-scores.txt")]
@@ -297,7 +306,7 @@ async def test_figure_menu_says_what_and_where(harness: BotHarness) -> None:
 async def test_abbey_button_without_holes_says_so(harness: BotHarness) -> None:
     await harness.command(ANA, "create", expansions="abbey_mayor")
     await harness.command(BEN, "join")
-    post = followups(await harness.command(ANA, "start"))[0]
+    post = assert_card_reply(await harness.command(ANA, "start"))
     first = ANA if f"<@{ANA[0]}>" in post.content else BEN
     view = await harness.bot.service.status(place_of(harness), str(first[0]))
     assert view.must == "place"  # no hole yet, so the tile was drawn at once

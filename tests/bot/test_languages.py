@@ -11,6 +11,7 @@ import pytest
 
 from carca_bot.bot.languages import Prefs, game_language, new_game_language, private_language
 from carca_bot.service import GameOptions, TurnView
+from tests.bot.cards import assert_card_reply
 from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness
 from tests.bot.test_lobby import assert_public_reply, custom_ids, followups
 from tests.bot.test_turns import place_of
@@ -127,5 +128,5 @@ async def test_the_creator_may_choose_another_language(harness: BotHarness) -> N
                                                       _guild_locale="es-ES"))
     assert "opened Carcassonne game #1" in lobby.content
     await harness.command(BEN, "join", _locale="es-ES")
-    start = assert_public_reply(await harness.command(ANA, "start", _locale="es-ES"))
-    assert "Scores:" in start.content  # the game's English, whoever started it
+    start = assert_card_reply(await harness.command(ANA, "start", _locale="es-ES"))
+    assert "Tiles left:" in start.content  # the game's English, whoever started it

@@ -10,6 +10,7 @@ import pytest
 
 from carca_bot.bot.config import ConfigError, Settings
 from carca_bot.service import Limits
+from tests.bot.cards import assert_card_reply
 from tests.bot.conftest import ANA, offline_bot
 from tests.bot.fake_discord import Request
 from tests.bot.test_lobby import assert_private_refusal, assert_public_reply
@@ -67,6 +68,6 @@ async def test_import_hands_the_service_the_file_and_never_fetches_a_huge_one(
         padded = dict(h.fake.upload("padded.json", spaced), size=len(compact))
         assert_private_refusal(await h.command(ANA, "import", record=padded), "at most")
         assert len(h.fake.downloads) == 1
-        post = assert_public_reply(await h.command(ANA, "import", record=h.fake.upload(
+        post = assert_card_reply(await h.command(ANA, "import", record=h.fake.upload(
             "game.json", compact)))
         assert "imported game #" in post.content

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from carca_bot.service import Where
+from tests.bot.cards import assert_card_reply
 from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness
-from tests.bot.fake_discord import APP_ID, Request
+from tests.bot.fake_discord import APP_ID, GUILD_ID, Request, walk
 
 
 def callback(requests: list[Request]) -> Request:
@@ -49,9 +51,15 @@ async def lobby(h: BotHarness, *players: tuple[int, str], **options: Any) -> str
 async def test_login_registers_the_command_group(harness: BotHarness) -> None:
     puts = [r for r in harness.fake.requests if r.method == "PUT"]
     assert len(puts) == 1 and puts[0].path == f"/applications/{APP_ID}/commands"
-    carc, language, history, tiles = puts[0].json
+    (carc, language, history, tiles, event, profile, leaderboard, ai, hint, takeback,
+     away, notify) = puts[0].json
+    assert notify["name"] == "carc-notify"
     assert language["name"] == "carc-language"
     assert (history["name"], tiles["name"]) == ("carc-history", "carc-tiles")
+    assert (event["name"], profile["name"], leaderboard["name"]) == (
+        "carc-event", "carc-profile", "carc-leaderboard")
+    assert (ai["name"], hint["name"]) == ("carc-ai", "carc-hint")
+    assert (takeback["name"], away["name"]) == ("carc-takeback", "carc-away")
     names = {o["name"] for o in carc["options"]}
     assert carc["name"] == "carc" and len(names) == len(carc["options"]) <= 25
     assert {"create", "join", "leave", "start", "place", "follower", "barn", "recall", "abbey",
@@ -101,19 +109,20 @@ async def test_start_by_host_posts_the_board_and_mentions_the_first_player(
         harness: BotHarness) -> None:
     await lobby(harness, BEN)
     assert_private_refusal(await harness.command(BEN, "start"), "host")
-    post = assert_public_reply(await harness.command(ANA, "start"))
-    board, tile = post.files
+    post = assert_card_reply(await harness.command(ANA, "start"))
+    assert post.card.method == "POST"  # the game's card, posted once
+    (board,) = post.files
     assert board.filename == "board.png" and board.data.startswith(b"\x89PNG\r\n\x1a\n")
-    assert tile.filename == "your-tile.png" and tile.data.startswith(b"\x89PNG\r\n\x1a\n")
     assert post.json["attachments"] == [
-        {"id": 0, "filename": "board.png", "description": "The board"},
-        {"id": 1, "filename": "your-tile.png", "description": "Your tile and where it fits"}]
-    assert "you drew **" in post.content  # the tile is shown to all, as at the table
-    assert post.json["allowed_mentions"]["parse"] == ["users"] or \
-        post.json["allowed_mentions"].get("users") is not None
+        {"id": 0, "filename": "board.png", "description": "The board"}]
+    assert "you drew **" in post.card.text  # the tile is shown to all, as at the table
+    view = await harness.bot.service.status(Where(str(GUILD_ID), str(harness.make.channel_id)))
+    assert view.deciding is not None and post.ping is not None
+    assert post.ping.json["allowed_mentions"]["users"] == [int(view.deciding.user_id or 0)]
     mentioned = [p for p in (ANA, BEN) if f"<@{p[0]}>" in post.content]
     assert len(mentioned) == 1
-    assert {i.split(":")[1] for i in custom_ids(post)} <= {"tile", "board", "draw", "abbey"}
+    assert {c["custom_id"].split(":")[1] for c in walk(post.card.components)
+            if "custom_id" in c} == {"tile", "board", "status"}
 
 
 async def test_kick_needs_the_host_or_manage_server(harness: BotHarness) -> None:

@@ -14,10 +14,10 @@ import pytest
 from carca_bot.bot.safe import escape
 from carca_bot.service import TurnView, User
 from carca_bot.words import square
+from tests.bot.cards import assert_card_reply
 from tests.bot.conftest import ANA, BEN, CY, BotHarness
 from tests.bot.test_lobby import (
     assert_private_refusal,
-    assert_public_reply,
     custom_ids,
     followups,
 )
@@ -101,7 +101,7 @@ async def test_wagon_move_and_refusal(harness: BotHarness) -> None:
     assert {"return", "1,0 E", "1,0 S"} <= {c["value"] for c in offered}
     assert_private_refusal(await harness.command(ANA, "wagon", target="5,5 C"),
                            "names nothing")
-    post = assert_public_reply(await harness.command(ANA, "wagon", target="1,0 E"))
+    post = assert_card_reply(await harness.command(ANA, "wagon", target="1,0 E"))
     assert "moved their wagon to E (east edge) at 1,0" in post.content
 
 
@@ -110,7 +110,7 @@ async def test_wagon_return(harness: BotHarness, typed: str) -> None:
     """Typed in English or in Spanish (what the Spanish description shows)."""
     await position(harness, [turn("Ana", "L", (1, 0), figure="wagon", on="W"),
                              turn("Ben", "X", (-1, 0))], "abbey_mayor")
-    post = assert_public_reply(await harness.command(ANA, "wagon", target=typed))
+    post = assert_card_reply(await harness.command(ANA, "wagon", target=typed))
     assert "took their wagon back" in post.content
 
 
@@ -133,7 +133,7 @@ async def test_abbey_in_a_turn(harness: BotHarness) -> None:
     assert [c["value"] for c in offered] == ["0,1"]
     assert_private_refusal(await harness.command(ANA, "abbey", square="5,5"), "hole")
     assert "abbey at" in private(await harness.command(ANA, "abbey", square="0,1"))
-    post = assert_public_reply(await harness.command(ANA, "confirm"))
+    post = assert_card_reply(await harness.command(ANA, "confirm"))
     assert "placed their abbey at 0,1" in post.content
 
 
@@ -141,11 +141,11 @@ async def test_abbey_round_place_and_skip(harness: BotHarness) -> None:
     await position(harness, [*HOLE, {"end": True}], "abbey_mayor")
     offered = await harness.autocomplete(ANA, "abbey", "square", square="")
     assert [c["value"] for c in offered] == ["skip", "0,1"]
-    post = assert_public_reply(await harness.command(ANA, "abbey", square="saltar"))
+    post = assert_card_reply(await harness.command(ANA, "abbey", square="saltar"))
     assert "kept their abbey" in post.content  # the Spanish keyword works in any game
     # Ben is next in the round and places it; then the game ends with final scoring.
     await harness.command(ANA, "abbey", square="0,1")
-    post = assert_public_reply(await harness.command(ANA, "confirm"))
+    post = assert_card_reply(await harness.command(ANA, "confirm"))
     assert "wins with" in post.content or "Shared victory" in post.content
 
 
@@ -186,14 +186,14 @@ async def test_resign(harness: BotHarness) -> None:
     assert kept.ephemeral and "still in the game" in kept.content
     view = await harness.bot.service.status(place_of(harness))
     assert view.status == "active" and not any(s.resigned for s in view.seats)
-    post = assert_public_reply(await harness.click(BEN, really))
+    post = assert_card_reply(await harness.click(BEN, really))
     assert "Ben** resigned" in post.content and "wins with" in post.content
 
 
 async def test_import_a_record_and_play_on(harness: BotHarness) -> None:
     data = record([turn("Ana", "U", (1, 0), figure="follower", on="E")], seed=4)
     upload = harness.fake.upload("game.json", json.dumps(data).encode())
-    post = assert_public_reply(await harness.command(ANA, "import", record=upload))
+    post = assert_card_reply(await harness.command(ANA, "import", record=upload))
     assert "imported game #" in post.content and post.files[0].data.startswith(b"\x89PNG")
     await place_anywhere(harness)  # the importer plays Ben's seat too
     view = await harness.bot.service.status(place_of(harness), str(ANA[0]))

@@ -22,10 +22,10 @@ from carca_bot.engine.figures import FIGURES
 from carca_bot.i18n import PSEUDO
 from carca_bot.i18n.pseudo import OPEN, untranslated
 from carca_bot.service import TimerReport, User, model
+from tests.bot.cards import assert_card_reply
 from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness
 from tests.bot.fake_discord import Request
 from tests.bot.spoken import shown
-from tests.bot.test_lobby import followups
 from tests.bot.test_turns import choices, place_of
 
 ALLOWED = frozenset({"Ana", "Ben", "Cy", *tile_ids(), *FIGURES})
@@ -176,7 +176,7 @@ async def test_a_late_post_and_the_final_post_are_translated(pseudo_bot: BotHarn
     assert view.deciding is not None and view.deciding.user_id is not None
     player = ANA if view.deciding.user_id == str(ANA[0]) else BEN
     x, y, rot = (await choices(h, player)).placements[0]
-    h.fake.fail_when.append((_public_followup, 403))
+    h.fake.fail_when.extend([(_public_followup, 403)] * 2)  # the edit, then a new card
     await h.command(player, "place", square=f"{x},{y}", rotation=rot, confirm=True)
     h.fake.fail_when.clear()
     assert await h.bot.deliver_pending(min_age=0.0) == 1
@@ -193,9 +193,10 @@ async def test_a_late_post_and_the_final_post_are_translated(pseudo_bot: BotHarn
         await h.bot.service.place(place_of(h), user, px, py, prot, None, None, True)
     player = ANA if view.deciding.user_id == str(ANA[0]) else BEN
     x, y, rot = (await choices(h, player)).placements[0]
-    (last,) = followups(await h.command(player, "place", square=f"{x},{y}", rotation=rot,
-                                        confirm=True))
-    assert last.files and any((p.filename or "").endswith(".txt") for p in last.files)
+    last = assert_card_reply(await h.command(player, "place", square=f"{x},{y}",
+                                             rotation=rot, confirm=True)).final
+    assert last is not None and last.files
+    assert any((p.filename or "").endswith(".txt") for p in last.files)
     assert len(last.files) == 5  # board, scores, card, animation, HTML: all described
     assert leaks(h.fake.requests) == []
 
@@ -278,9 +279,8 @@ async def test_history_tiles_and_their_refusals_are_translated(
 
 
 def _public_followup(r: Request) -> bool:
-    from tests.bot.fake_discord import APP_ID
-
-    return r.method == "POST" and r.path.startswith(f"/webhooks/{APP_ID}/") and not r.ephemeral
+    """The game's card, edited or posted again (the public part of a move)."""
+    return r.method in ("PATCH", "POST") and r.path.startswith("/channels/") and r.v2
 
 
 def test_untranslated_text_is_caught() -> None:

@@ -13,8 +13,9 @@ import pytest
 
 from carca_bot.bot.actions import RateLimit
 from carca_bot.bot.config import ConfigError, Settings
+from tests.bot.cards import assert_card_reply
 from tests.bot.conftest import ANA, BEN, BotHarness
-from tests.bot.test_lobby import assert_public_reply, lobby
+from tests.bot.test_lobby import lobby
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,7 +78,7 @@ async def test_shutdown_finishes_commands_in_flight_and_refuses_new_ones(
     gate.set()
     await asyncio.wait_for(closing, 30)
     started = [r for r in harness.fake.since(start) if r is not refused]
-    post = assert_public_reply(started)
+    post = assert_card_reply(started)
     assert post.files  # the start went through, with its board, before the database closed
 
 

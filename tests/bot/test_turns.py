@@ -8,11 +8,11 @@ from pathlib import Path
 
 from carca_bot.engine.record import replay
 from carca_bot.service import Choices, User, Where
+from tests.bot.cards import assert_card_reply
 from tests.bot.conftest import ANA, BEN, BotHarness, start_bot
 from tests.bot.fake_discord import GUILD_ID, Interactions
 from tests.bot.test_lobby import (
     assert_private_refusal,
-    assert_public_reply,
     callback,
     custom_ids,
     followups,
@@ -29,7 +29,7 @@ def place_of(h: BotHarness) -> Where:
 async def started(h: BotHarness, *expansions: str) -> tuple[Player, Player]:
     """A started 2-player game; returns (player to act, the other)."""
     await lobby(h, BEN, expansions=", ".join(expansions) or "none")
-    post = assert_public_reply(await h.command(ANA, "start"))
+    post = assert_card_reply(await h.command(ANA, "start"))
     first = ANA if f"<@{ANA[0]}>" in post.content else BEN
     return first, (BEN if first == ANA else ANA)
 
@@ -77,9 +77,11 @@ async def test_place_preview_then_confirm(harness: BotHarness) -> None:
     assert [f.filename for f in preview.files] == ["board.png"]
     actions = [i.split(":")[1] for i in custom_ids(preview)]
     assert actions[:3] == ["rotate", "confirm", "undo"]
-    post = assert_public_reply(await harness.command(first, "confirm"))
-    assert f"<@{other[0]}>" in post.content and "Scores:" in post.content
-    assert post.files[0].data.startswith(b"\x89PNG")
+    post = assert_card_reply(await harness.command(first, "confirm"))
+    assert post.card.method == "PATCH"  # the card posted at the start, edited
+    assert "Tiles left: 70" in post.card.text and f"<@{other[0]}>" in post.card.text
+    assert post.ping is not None and f"<@{other[0]}>" in post.ping.content
+    assert post.files[0].filename == "board.png" and post.files[0].data.startswith(b"\x89PNG")
 
 
 async def test_refusals_are_private_and_explain(harness: BotHarness) -> None:
@@ -98,9 +100,9 @@ async def test_refusals_are_private_and_explain(harness: BotHarness) -> None:
 async def test_whole_turn_in_one_command(harness: BotHarness) -> None:
     first, _ = await started(harness)
     x, y, rot = (await choices(harness, first)).placements[0]
-    post = assert_public_reply(await harness.command(first, "place", square=f"{x},{y}",
+    post = assert_card_reply(await harness.command(first, "place", square=f"{x},{y}",
                                                      rotation=rot, confirm=True))
-    assert "Scores:" in post.content
+    assert "Tiles left: 70" in post.content
 
 
 async def test_follower_autocomplete_and_the_figure_menu(harness: BotHarness) -> None:
@@ -157,7 +159,7 @@ async def test_stale_button_cannot_act_twice(harness: BotHarness) -> None:
     await harness.command(first, "place", square=f"{x},{y}", rotation=rot)
     view = await harness.bot.service.status(place_of(harness), str(first[0]))
     confirm = f"carc:confirm:{view.game_id}:{view.version}"
-    assert_public_reply(await harness.click(first, confirm))
+    assert_card_reply(await harness.click(first, confirm))
     assert_private_refusal(await harness.click(first, confirm), "moved on")
 
 
@@ -169,7 +171,7 @@ async def test_buttons_work_after_a_restart(harness: BotHarness, tmp_path: Path)
     await harness.bot.close()
     harness.bot, harness.errors = await start_bot(harness.fake, harness.db)
     harness.make = Interactions(harness.fake, harness.make.channel_id)
-    post = assert_public_reply(await harness.click(
+    post = assert_card_reply(await harness.click(
         first, f"carc:confirm:{view.game_id}:{view.version}"))
     assert f"<@{other[0]}>" in post.content
 

@@ -2,8 +2,9 @@
 
 With every write transaction SERIALIZABLE, PostgreSQL (which tracks reads by index page)
 took the commands of different games on a small database for conflicts, and with six
-games played at once some moves were refused after every retry. Writes are REPEATABLE
-READ now; a limit check (creating a game) alone is SERIALIZABLE.
+games played at once some moves were refused after every retry. A command's write to
+its game (guarded by the game's version) is REPEATABLE READ now; creating a game (a
+limit checked over many rows) stays SERIALIZABLE.
 """
 
 from __future__ import annotations

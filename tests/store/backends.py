@@ -1,4 +1,13 @@
-"""Looking into a database of either backend from a test, beside the store."""
+"""Tests on either backend: the `backend` and `db_target` fixtures, and looking into a
+database of either kind beside the store.
+
+`backend` is "sqlite" or "postgresql" (each test using it runs twice); `db_target` is what
+CARCA_DB would say for it: a new SQLite file, or a new PostgreSQL database on the test
+server (tests/store/pg_server.py), dropped after the test. Another test folder offers
+them by importing them into its conftest.py:
+
+    from tests.store.backends import backend, db_target
+"""
 
 from __future__ import annotations
 
@@ -6,8 +15,27 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
+
 from carca_bot.store.driver import Database, is_postgres_url
 from carca_bot.store.sqlite_db import SqliteDatabase
+from tests.store.pg_server import fresh_database, server_or_skip
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+async def db_target(backend: str, tmp_path: Path) -> AsyncIterator[str]:
+    if backend == "sqlite":
+        yield str(tmp_path / "store.sqlite3")
+        return
+    async with fresh_database(server_or_skip()) as url:
+        yield url
 
 
 @asynccontextmanager

@@ -31,6 +31,7 @@ import threading
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import asyncpg
 import pytest
@@ -47,11 +48,14 @@ class NoPostgres(Exception):
 
 
 def find_bindir() -> Path:
-    """The folder with initdb, pg_ctl and postgres: PG_BIN, else the newest
-    /usr/lib/postgresql/*/bin (Debian), else the PATH."""
-    candidates: list[Path] = []
+    """The folder with initdb, pg_ctl and postgres: PG_BIN (and only it, when set), else
+    the newest /usr/lib/postgresql/*/bin (Debian), else the PATH."""
     if os.environ.get("PG_BIN"):
-        candidates.append(Path(os.environ["PG_BIN"]))
+        folder = Path(os.environ["PG_BIN"])
+        if all((folder / tool).is_file() for tool in ("initdb", "pg_ctl", "postgres")):
+            return folder
+        raise NoPostgres(f"PG_BIN={folder} has no initdb, pg_ctl and postgres")
+    candidates: list[Path] = []
     versions = sorted(Path("/usr/lib/postgresql").glob("*/bin"),
                       key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0)
     candidates += reversed(versions)
@@ -201,9 +205,14 @@ def server_or_skip() -> PgServer:
     try:
         return shared_server()
     except NoPostgres as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the PostgreSQL tests, but: {exc}", pytrace=False)
-        pytest.skip(f"no PostgreSQL server for the tests: {exc}")
+        refuse(exc)
+
+
+def refuse(exc: NoPostgres) -> NoReturn:
+    """Skip the test that needs PostgreSQL, saying why; under CI fail it instead."""
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must run the PostgreSQL tests, but: {exc}", pytrace=False)
+    pytest.skip(f"no PostgreSQL server for the tests: {exc}")
 
 
 # Fixtures: a conftest imports them (`from tests.store.pg_server import pg_server, pg_url`)

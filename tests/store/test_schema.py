@@ -258,7 +258,7 @@ async def test_a_version_2_file_owes_no_posts_and_goes_on(db_target: str) -> Non
     await _version_2(db_target)
     service = await GameService.open(db_target)
     try:
-        assert await _version(service.store._db) == SCHEMA_VERSION == 6
+        assert await _version(service.store._db) == SCHEMA_VERSION == 10
         for game_id in await service.store.game_ids():
             row = await service.store.game(game_id)
             assert row is not None and row.posted_version == row.public_version == row.version
@@ -347,7 +347,7 @@ async def test_a_version_4_file_gets_clocks_and_its_timers_go_on(db_target: str)
     assert {"reminded", "vacations"} & await tables(db_target) == set()
     service = await GameService.open(db_target, clock=lambda: 1000.0)
     try:
-        assert await _version(service.store._db) == SCHEMA_VERSION == 6
+        assert await _version(service.store._db) == SCHEMA_VERSION == 10
         row = await service.store.game(1)
         assert row is not None and row.clock is None and row.alarm is None
         assert row.deadline == 100
@@ -376,3 +376,20 @@ async def test_a_failed_version_5_migration_leaves_version_4(
     assert await schema_version(db_target) == 4
     assert "clock" not in await columns(db_target, "games")
     assert "vacations" not in await tables(db_target)
+
+
+async def test_a_new_file_another_process_is_migrating_still_opens(tmp_path: Path) -> None:
+    """Switching a file to write-ahead logging while another connection holds the write
+    lock fails at once ("database is locked": busy_timeout does not apply), which is
+    what a bot process starting while another migrates the new file meets. It must wait
+    for the lock, not fail."""
+    path = tmp_path / "new.sqlite3"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # the other process, migrating
+    asyncio.get_running_loop().call_later(0.3, other.execute, "COMMIT")
+    try:
+        store = await Store.open(path)
+    finally:
+        other.close()
+    await store.close()
+    assert await schema_version(str(path)) == SCHEMA_VERSION

@@ -1,0 +1,227 @@
+"""`/carc-event`, `/carc-profile` and `/carc-leaderboard` through real discord.py code
+paths against the fake Discord: an organiser creates an event, players sign up, the
+start opens a thread and a game per pairing, standings come with a CSV file; a
+non-organiser is refused; every message says whom it may ping."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from carca_bot.bot import league_commands
+from carca_bot.bot.league_commands import event_timers
+from carca_bot.i18n import speaking
+from carca_bot.i18n.pseudo import untranslated
+from carca_bot.service import Actor, GameOptions, User, Where
+from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness
+from tests.bot.fake_discord import GUILD_ID, Request
+from tests.bot.outgoing import assert_pings_only
+from tests.bot.test_lobby import followups
+
+DEE = (100000000000000004, "Dee")
+ORG = (100000000000000009, "Olga")
+ORG_ROLE = "700000000000000001"
+GUILD = str(GUILD_ID)
+
+
+def event_command(h: BotHarness, user: tuple[int, str], sub: str, *, perms: int = 0,
+                  roles: tuple[str, ...] = (), **options: Any) -> dict[str, Any]:
+    """A `/carc-event SUB ...` interaction (a subcommand of a top-level group)."""
+    payload = h.make.command(user, "/carc-event", _perms=perms, **options)
+    data = payload["data"]
+    data["options"] = [{"type": 1, "name": sub, "options": data["options"]}]
+    payload["member"]["roles"] = list(roles)
+    return payload
+
+
+def replies(requests: list[Request]) -> list[Request]:
+    return followups(requests)
+
+
+def threads(requests: list[Request]) -> list[Request]:
+    return [r for r in requests if r.method == "POST" and r.path.endswith("/threads")]
+
+
+def channel_posts(requests: list[Request]) -> list[Request]:
+    return [r for r in requests if r.method == "POST" and r.path.startswith("/channels/")
+            and r.path.endswith("/messages")]
+
+
+async def set_up_event(h: BotHarness) -> list[Request]:
+    """The organiser role chosen by the service (as an admin would), an event created by
+    an organiser and four players signed up; every request made."""
+    await h.bot.service.set_organiser_role(GUILD, Actor("1", "Admin", admin=True), ORG_ROLE)
+    made = await h.send(event_command(h, ORG, "create", roles=(ORG_ROLE,), name="Autumn cup",
+                                      format="swiss", rounds=3))
+    for user in (ANA, BEN, CY, DEE):
+        made += await h.send(event_command(h, user, "signup", event=1))
+    return made
+
+
+async def test_an_event_from_creation_to_opened_games(harness: BotHarness) -> None:
+    h = harness
+    made = await set_up_event(h)
+    texts = [r.content for r in replies(made)]
+    assert texts[0].startswith("Event created: #1 **Autumn cup** · Swiss · 0 players")
+    assert "Dee signed up for #1 **Autumn cup** · Swiss · 4 players" in texts[-1]
+    started = await h.send(event_command(h, ORG, "start", roles=(ORG_ROLE,), event=1))
+    # One thread and one game per pairing, each game's first post in its thread.
+    made_threads = threads(started)
+    assert len(made_threads) == 2
+    assert all(t.json["name"].startswith("Autumn cup · round 1 · ") for t in made_threads)
+    posts = channel_posts(started)
+    assert len(posts) == 2
+    for post in posts:
+        assert post.content.startswith("**Autumn cup**, round 1: <@")
+        assert post.files and post.files[0].filename == "board.png"
+    (told,) = replies(started)
+    assert told.content.startswith("#1 **Autumn cup** · Swiss · 4 players · running (round 1 "
+                                   "of 3): round 1 is paired.")
+    assert told.content.count("game #") == 2
+    players = [str(u[0]) for u in (ANA, BEN, CY, DEE)]
+    assert_pings_only(made + started, players)
+    games = [await h.bot.service.status(Where(GUILD, p.path.split("/")[2]))
+             for p in posts]
+    assert all(g.status == "active" and len(g.seats) == 2 for g in games)
+    assert {s.user_id for g in games for s in g.seats} == set(players)
+    # Standings: a text table and the CSV file.
+    shown = await h.send(event_command(h, ANA, "standings", event=1))
+    (table,) = replies(shown)
+    assert "```" in table.content and "Ana" in table.content
+    assert table.files and table.files[0].filename == "standings-1.csv"
+    assert table.files[0].data.decode().startswith("place,name,player,")
+    assert_pings_only(shown)
+
+
+async def test_a_non_organiser_is_refused_and_nothing_changes(harness: BotHarness) -> None:
+    h = harness
+    await set_up_event(h)
+    refused = await h.send(event_command(h, ANA, "start", event=1))
+    (said,) = replies(refused)
+    assert said.ephemeral and said.content.startswith("Only organisers can do that")
+    assert not threads(refused)
+    assert (await h.bot.service.event_info(1)).status == "signup"
+    # Choosing the organiser role needs Manage Server.
+    (no,) = replies(await h.send(event_command(h, ORG, "organiser", roles=(ORG_ROLE,))))
+    assert no.ephemeral and "Manage Server" in no.content
+    assert await h.bot.service.organiser_role(GUILD) == ORG_ROLE
+    (yes,) = replies(await h.send(event_command(h, ORG, "organiser", perms=MANAGE_GUILD)))
+    assert yes.ephemeral and await h.bot.service.organiser_role(GUILD) is None
+    # A second sign-up is refused in words.
+    (twice,) = replies(await h.send(event_command(h, ANA, "signup", event=1)))
+    assert twice.ephemeral and "already signed up" in twice.content
+
+
+async def test_results_overrides_and_the_timers_posts(harness: BotHarness) -> None:
+    h = harness
+    await set_up_event(h)
+    started = await h.send(event_command(h, ORG, "start", roles=(ORG_ROLE,), event=1))
+    info = await h.bot.service.event_info(1)
+    current = info.event.current
+    assert current is not None
+    first, second = current.matches
+    # A bad score list is refused with the seats to give; a good one sets the result.
+    (bad,) = replies(await h.send(event_command(h, ORG, "result", roles=(ORG_ROLE,), event=1,
+                                                match=first.id, scores="10")))
+    assert bad.ephemeral and bad.content.startswith("Give 2 scores for game 1")
+    done = await h.send(event_command(h, ORG, "result", roles=(ORG_ROLE,), event=1,
+                                      match=first.id, scores="50, 70"))
+    assert "the result of r1-1 was set by an organiser" in replies(done)[0].content
+    loser = next(u for u in (ANA, BEN, CY, DEE) if str(u[0]) == second.seats[1])
+    await h.send(event_command(h, ORG, "forfeit", roles=(ORG_ROLE,), event=1,
+                               match=second.id, player=loser))
+    info = await h.bot.service.event_info(1)
+    assert info.event.current is not None and info.event.current.complete
+    # The timers announce the round with its standings and CSV, in the event's channel.
+    before = len(h.fake.requests)
+    assert await event_timers(h.bot) == 1
+    posted = channel_posts(h.fake.since(before))
+    assert len(posted) == 1 and "round 1 is over" in posted[0].content
+    assert posted[0].files[0].filename == "standings-1.csv"
+    assert_pings_only(started + h.fake.since(before), [str(u[0]) for u in (ANA, BEN, CY, DEE)])
+
+
+async def test_profile_and_leaderboard(harness: BotHarness) -> None:
+    h = harness
+    (empty,) = replies(await h.send(h.make.command(ANA, "/carc-profile")))
+    assert not empty.ephemeral and "No finished game here yet." in empty.content
+    (board,) = replies(await h.send(h.make.command(ANA, "/carc-leaderboard", pool="multi")))
+    assert board.content.startswith("**Leaderboard, multiplayer** (page 1 of 1)")
+    # A duel won by resignation: Ben's profile shows a provisional duel rating.
+    where = Where(GUILD, str(h.make.channel_id))
+    service = h.bot.service
+    await service.create(where, User(str(ANA[0]), "Ana"), GameOptions(seed=3))
+    await service.join(where, User(str(BEN[0]), "Ben"))
+    await service.start(where, User(str(ANA[0]), "Ana"))
+    await service.resign(where, User(str(ANA[0]), "Ana"))
+    (card,) = replies(await h.send(h.make.command(ANA, "/carc-profile", player=BEN)))
+    assert card.content.startswith("**Ben** on this server")
+    assert "Rating, duels: " in card.content and "provisional, 1 rated game" in card.content
+    assert "1 game, 1 won" in card.content
+    (spanish,) = replies(await h.send(h.make.command(ANA, "/carc-profile", player=BEN,
+                                                     _locale="es-ES")))
+    assert "Puntuación, duelos:" in spanish.content
+    (page,) = replies(await h.send(h.make.command(ANA, "/carc-leaderboard")))
+    assert "Nobody here yet" in page.content  # provisional players are left off
+
+
+async def test_event_words_are_all_translated(harness: BotHarness) -> None:
+    """The pseudo-locale check: every message path here comes out marked."""
+    h = harness
+    await h.bot.service.set_organiser_role(GUILD, Actor("1", "Admin", admin=True), ORG_ROLE)
+    said = []
+    for payload in (
+            event_command(h, ORG, "create", roles=(ORG_ROLE,), name="Cup", format="knockout",
+                          _locale="qps"),
+            event_command(h, ANA, "signup", event=1, _locale="qps"),
+            event_command(h, BEN, "signup", event=1, _locale="qps"),
+            event_command(h, ANA, "start", event=1, _locale="qps"),
+            event_command(h, ORG, "start", roles=(ORG_ROLE,), event=1, _locale="qps"),
+            event_command(h, ANA, "standings", event=1, _locale="qps"),
+            event_command(h, ANA, "list", _locale="qps")):
+        said += [r.content for r in replies(await h.send(payload))]
+    said += [r.content for r in replies(await h.send(
+        h.make.command(ANA, "/carc-profile", _locale="qps")))]
+    said += [r.content for r in replies(await h.send(
+        h.make.command(ANA, "/carc-leaderboard", _locale="qps")))]
+    assert len(said) == 9
+    allowed = frozenset({"Cup", "Ana", "Ben", "Olga", "1", "r1-1"})
+    with speaking("qps"):
+        for text in said:
+            body = text.split("```")[0]  # the table's rows are data
+            assert untranslated(body, allowed=allowed) == [], text
+
+
+async def test_the_timers_posts_are_all_translated(harness: BotHarness,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round over, reminder and the organisers' digest, in the pseudo-language."""
+    h = harness
+    monkeypatch.setattr(league_commands, "event_language", lambda info: "qps")
+    await set_up_event(h)
+    await h.send(event_command(h, ORG, "start", roles=(ORG_ROLE,), event=1))
+    service = h.bot.service
+    info = await service.event_info(1)
+    assert info.event.current is not None
+    first = info.event.current.matches[0]
+    await service.forfeit_match(1, Actor("1", "Admin", admin=True), first.id,
+                                [first.seats[1]])
+    posted = []
+    start = len(h.fake.requests)
+    deadline = info.event.current.deadline
+    for when in (deadline - 3600, deadline + 3600):  # a reminder, then the digest
+        notices = await service.check_events(when)
+        for notice in notices:
+            await league_commands.announce(h.bot, notice)
+    second = info.event.current.matches[1]
+    await service.forfeit_match(1, Actor("1", "Admin", admin=True), second.id,
+                                [second.seats[1]])
+    for notice in await service.check_events(deadline + 7200):
+        await league_commands.announce(h.bot, notice)
+    posted = [r.content for r in channel_posts(h.fake.since(start))]
+    assert len(posted) == 3
+    allowed = frozenset({"Autumn", "cup", "Ana", "Ben", "Cy", "Dee", "r1", "1", "2"})
+    with speaking("qps"):
+        for text in posted:
+            body = text.split("```")[0]
+            assert untranslated(body, allowed=allowed) == [], text
