@@ -19,7 +19,8 @@ Arguments cross to a process pickled, on the caller's side: pass something compa
 whole `Game` is 135-216 KiB and 35 ms to pickle (on the loop); `Position.of(game)` (the
 setup without its seed, the record's actions, the turn's steps) is 2-4 KiB and 0.1 ms,
 and the worker rebuilds the game from it in 20-40 ms; a board takes about 250 ms to
-draw (2 cores at load 7). `render_board_job` and `render_tile_job` take a Position.
+draw (2 cores at load 7). The picture jobs (`render_board_job`, `render_card_job`,
+`render_tile_job`) take a Position.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from typing import Any, TypeVar, cast
 from carca_bot.ai.pool import Position
 
 __all__ = ["Busy", "Overtime", "Pool", "PoolError", "Position", "WorkerLost",
-           "render_board_job", "render_tile_job", "warm_up_job"]
+           "render_board_job", "render_card_job", "render_tile_job", "warm_up_job"]
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -249,6 +250,13 @@ def render_tile_job(position: Position, tile: str, language: str) -> bytes:
     from carca_bot.render.board import render_your_tile
 
     return render_your_tile(position.game(), tile, language=language)
+
+
+def render_card_job(position: Position, tile: str | None, language: str) -> bytes:
+    """The picture on a game's card (`render.focus`), drawn in a worker."""
+    from carca_bot.render.focus import render_focus
+
+    return render_focus(position.game(), tile, language=language)
 
 
 def warm_up_job() -> int:

@@ -16,6 +16,7 @@ from carca_bot.engine.game import Game, Phase
 from carca_bot.engine.randomplay import random_game
 from carca_bot.engine.setup import Setup
 from carca_bot.render.board import render_board, render_your_tile
+from carca_bot.render.focus import render_focus
 from carca_bot.workers import (
     Busy,
     Overtime,
@@ -23,6 +24,7 @@ from carca_bot.workers import (
     Position,
     WorkerLost,
     render_board_job,
+    render_card_job,
     render_tile_job,
 )
 from tests.scale import jobs
@@ -109,6 +111,9 @@ async def test_a_board_drawn_in_a_worker_is_the_same() -> None:
             here = render_board(game, max_bytes=None, language="es")
             there = await pool.submit(render_board_job, position, None, "es")
             assert there == here
+        for game in _games()[:2]:
+            assert await pool.submit(render_card_job, Position.of(game), "D", "es") == \
+                render_focus(game, "D", language="es")
         game = _games()[0]
         tile = "D"
         assert await pool.submit(render_tile_job, Position.of(game), tile, "en") == \
