@@ -35,10 +35,13 @@ ALLOWED: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # replay_html: the HTML replay page, built from the service's public history.
     "replay_html": (frozenset({"engine", "i18n", "render", "service"}), frozenset()),
     # bot: replay_html for the HTML replay attached to the last post and the export.
-    "bot": (frozenset({"engine", "i18n", "render", "service", "words", "replay_html"}),
+    "bot": (frozenset({"engine", "i18n", "render", "service", "words", "replay_html",
+                       "workers"}),
             frozenset({"discord", "aiohttp"})),  # aiohttp: discord.py's transport errors
     "local": (frozenset({"engine", "i18n", "render", "service", "words"}), frozenset()),
     "ai": (frozenset({"engine"}), frozenset()),
+    # workers: CPU work (pictures, the AI) in worker processes, for the bot to submit.
+    "workers": (frozenset({"engine", "render", "ai"}), frozenset()),
 }
 # Imports against the layers that are known debts, as (module, target module): remove an
 # entry when its import is gone (test_known_layer_debts_still_exist says when).

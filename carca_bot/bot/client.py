@@ -33,7 +33,7 @@ from carca_bot.bot.commands import (
     build_language_command,
     build_tiles_command,
 )
-from carca_bot.bot.config import Settings
+from carca_bot.bot.config import Settings, shard_arguments
 from carca_bot.bot.notify import build_notify_command
 from carca_bot.bot.ping import Pings
 from carca_bot.bot.refused import Refused
@@ -89,8 +89,11 @@ def quiet_voice() -> None:
         discord.VoiceClient.warn_dave = False
 
 
-class CarcaBot(discord.Client):
+class CarcaBot(discord.AutoShardedClient):
     """One process, one database; default intents only (no message content)."""
+
+    # Our commands' latencies, shadowing discord.py's per-shard heartbeat `latencies`.
+    latencies: deque[float] = deque()  # type: ignore[assignment]  # noqa: RUF012
 
     def __init__(self, settings: Settings, service: GameService | None = None) -> None:
         quiet_voice()
@@ -99,7 +102,8 @@ class CarcaBot(discord.Client):
             if REDACT not in logger.filters:
                 logger.addFilter(REDACT)
         # Nothing pings unless a message names its users (`safe.pinging`).
-        super().__init__(intents=discord.Intents.default(), allowed_mentions=NO_PINGS)
+        super().__init__(intents=discord.Intents.default(), allowed_mentions=NO_PINGS,
+                         **shard_arguments(settings.shards))
         self.settings = settings
         self._service = service
         self.tree = app_commands.CommandTree(self)
@@ -137,6 +141,7 @@ class CarcaBot(discord.Client):
         if self._service is None:
             self._service = await GameService.open(self.settings.database,
                                                    limits=self.settings.limits)
+        self._service.shards = self.settings.shards  # its timers and owed posts only
         self.add_dynamic_items(GameButton, ChoiceSelect, VoteButton)
         # The service's own moves (AI seats) are posted as soon as they are stored.
         self.service.on_public_change = public_change_hook(self)
@@ -151,6 +156,8 @@ class CarcaBot(discord.Client):
 
     async def sync_commands(self) -> None:
         """Register the commands with Discord when they changed since the last start."""
+        if self.settings.shards is not None and 0 not in self.settings.shards.ids:
+            return  # commands are the bot's, not a shard's: shard 0's process registers
         guild = discord.Object(self.settings.test_guild) if self.settings.test_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)

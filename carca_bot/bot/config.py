@@ -6,8 +6,10 @@ import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from carca_bot.service import Limits
+from carca_bot.service.shards import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
@@ -27,6 +29,10 @@ class Settings:
     rate_limit: int = 8  # commands per user in any 10 seconds
     warm_up: bool = True  # prepare the renderer at start-up rather than on the first board
     limits: Limits = field(default_factory=Limits)  # what one user or server may hold
+    # Several processes on one PostgreSQL: the Discord shards this one runs (None: one
+    # process runs them all, as discord.py decides).
+    shards: Shards | None = None
+    workers: str = "threads"  # where pictures and replays run: "threads" or "processes"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -45,6 +51,8 @@ class Settings:
             render_threads=_whole(env, "CARCA_RENDER_THREADS", minimum=1) or 2,
             rate_limit=_whole(env, "CARCA_RATE_LIMIT", minimum=1) or 8,
             limits=_limits(env.get("CARCA_LIMITS", "")),
+            shards=_shards(env.get("CARCA_SHARDS", ""), env.get("CARCA_SHARD_COUNT", "")),
+            workers=_workers(env.get("CARCA_WORKERS", "")),
         )
 
 
@@ -59,6 +67,65 @@ def _whole(env: Mapping[str, str], name: str, minimum: int) -> int | None:
     if value < minimum:
         raise ConfigError(f"{name} must be at least {minimum}")
     return value
+
+
+MAX_SHARDS = 10_000  # far past what Discord gives any bot; a typo, not a plan
+
+
+def _shards(raw_ids: str, raw_count: str) -> Shards | None:
+    """`CARCA_SHARDS` ("0-3", "0,2", "5") of `CARCA_SHARD_COUNT`: both or neither."""
+    raw_ids, raw_count = raw_ids.strip(), raw_count.strip()
+    if not raw_ids and not raw_count:
+        return None
+    if not raw_count:
+        raise ConfigError("CARCA_SHARDS needs CARCA_SHARD_COUNT, the number of shards all "
+                          "the bot's processes run together (e.g. CARCA_SHARD_COUNT=2)")
+    try:
+        count = int(raw_count)
+    except ValueError:
+        raise ConfigError(f"CARCA_SHARD_COUNT must be a whole number, not {raw_count[:40]!r}"
+                          ) from None
+    if not 1 <= count <= MAX_SHARDS:
+        raise ConfigError(f"CARCA_SHARD_COUNT must be between 1 and {MAX_SHARDS}")
+    if not raw_ids:
+        raise ConfigError("CARCA_SHARD_COUNT needs CARCA_SHARDS, the shards this process "
+                          f"runs: a range like 0-{count - 1}, a list like 0,1, or one number")
+    ids: set[int] = set()
+    for item in raw_ids.split(","):
+        first, dash, last = (part.strip() for part in item.strip().partition("-"))
+        try:
+            low = int(first)
+            high = int(last) if dash else low
+        except ValueError:
+            raise ConfigError(f"CARCA_SHARDS: {item.strip()[:40]!r} is not a shard number or "
+                              "a range like 0-3") from None
+        if low > high:
+            raise ConfigError(f"CARCA_SHARDS: the range {low}-{high} runs backwards")
+        if low < 0 or high >= count:
+            raise ConfigError(f"CARCA_SHARDS: shard {high if high >= count else low} is "
+                              f"outside 0-{count - 1} (CARCA_SHARD_COUNT={count})")
+        ids.update(range(low, high + 1))
+    return Shards.of(ids, count)
+
+
+def shard_arguments(shards: Shards | None) -> dict[str, Any]:
+    """What discord.py's AutoShardedClient is given: the shards this process runs, or
+    nothing (discord.py asks Discord how many shards the bot needs, and runs them all)."""
+    if shards is None:
+        return {}
+    return {"shard_ids": sorted(shards.ids), "shard_count": shards.count}
+
+
+WORKER_KINDS = ("threads", "processes")
+
+
+def _workers(raw: str) -> str:
+    """`CARCA_WORKERS`: threads (the default) or processes (see carca_bot/service/workers.py)."""
+    kind = raw.strip().lower() or "threads"
+    if kind not in WORKER_KINDS:
+        raise ConfigError(f"CARCA_WORKERS must be one of {', '.join(WORKER_KINDS)}, "
+                          f"not {raw.strip()[:40]!r}")
+    return kind
 
 
 LIMIT_NAMES = tuple(f.name for f in dataclasses.fields(Limits))

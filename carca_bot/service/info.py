@@ -10,7 +10,6 @@ from carca_bot import store
 from carca_bot.engine.game import Game
 from carca_bot.engine.record import write_record
 from carca_bot.service import errors
-from carca_bot.service.clocks import may_remind
 from carca_bot.service.core import Body, ServiceCore, log, nothing
 from carca_bot.service.errors import NoGameHere, NotAllowed
 from carca_bot.service.limits import check_import
@@ -27,6 +26,7 @@ from carca_bot.service.model import (
     User,
     Where,
 )
+from carca_bot.service.shards import TIMER_LEASE, lease, release
 from carca_bot.service.timing import bank_now, reminders_due
 from carca_bot.service.views import deciding_seat, seat_score, seed_is_public
 from carca_bot.store import ChannelBusy, SeatRow
@@ -160,27 +160,44 @@ class InfoOps(ServiceCore):
         now = self.clock() if now is None else now
         reports: list[TimerReport] = []
         await self._resume_ai()
-        for game_id in await self.store.overdue(now):
+        for game_id in await self._ours(await self.store.overdue(now)):
             late: list[SeatRow] = []
             what: list[str] = []
-            view = await self._timer_step(game_id, self._timer_body(now, late, what))
+            view = await self._timer_step(game_id, self._timer_body(now, late, what), now)
             if view is None or not late or not what:
                 continue
             reason = what[0]
-            if reason == "clock_reminder" and late[0].user_id is not None:
-                await self.store.set_reminded(late[0].user_id, now)
             reports.append(TimerReport(game_id, view.where, late[0].user_id, late[0].name,
                                        reason in ("auto_played", "skipped"), view, reason,
                                        view.played))
-        for game_id in await self.store.stale_lobbies(now - self.limits.lobby_lifetime):
+        stale = await self.store.stale_lobbies(now - self.limits.lobby_lifetime)
+        for game_id in await self._ours(stale):
             host: list[SeatRow] = []
-            view = await self._timer_step(game_id, self._expiry_body(now, host))
+            view = await self._timer_step(game_id, self._expiry_body(now, host), now)
             if view is not None and host:
                 reports.append(TimerReport(game_id, view.where, host[0].user_id, host[0].name,
                                            False, view, "lobby_expired"))
         return reports
 
-    async def _timer_step(self, game_id: int, body: Body) -> TurnView | None:
+    async def _ours(self, game_ids: list[int]) -> list[int]:
+        """The games of the servers whose background work this process does (`shards`)."""
+        shards = self.shards
+        if shards is None or shards.everything or not game_ids:
+            return game_ids
+        guilds = await self.store.guilds_of(game_ids)
+        return [g for g in game_ids if g in guilds and shards.owns(guilds[g])]
+
+    async def _timer_step(self, game_id: int, body: Body, now: float) -> TurnView | None:
+        """One game's timers, by one process at a time (`shards.lease`): a second process
+        looking at the same game waits for the next period, when the game has moved past
+        what was due. The version-conditional write is the last guard."""
+        name = f"timer:{game_id}"
+        try:
+            if not await lease(self.store, name, self.holder, now, TIMER_LEASE):
+                return None
+        except store.StoreError as exc:
+            log.warning("game %s: the timers could not handle it now: %s", game_id, exc)
+            return None
         try:
             return await self._act_on(game_id, None, body)
         except errors.GameMovedOn:
@@ -188,6 +205,8 @@ class InfoOps(ServiceCore):
         except (errors.ServiceError, store.StoreError) as exc:
             log.warning("game %s: the timers could not handle it now: %s", game_id, exc)
             return None
+        finally:
+            await release(self.store, name, self.holder)
 
     def _timer_body(self, now: float, late: list[SeatRow], what: list[str]) -> Body:
         async def body(live: Live) -> None:
@@ -256,9 +275,9 @@ class InfoOps(ServiceCore):
             self._change(live, self._clock_columns(live, state))
             return
         self._change(live, self._clock_columns(live, replace(state, reminded=due)))
-        last = None if seat.user_id is None else await self.store.last_reminded(seat.user_id)
-        if not may_remind(last, now) or end is None:
-            return  # one reminder a day per player, across all their games
+        if end is None or (seat.user_id is not None
+                           and not await self.store.claim_reminder(seat.user_id, now, DAY)):
+            return  # one reminder a day per player, across all their games and processes
         late.append(seat)
         left = bank_now(rules, state, seat.seat, vacations, now)
         live.notes.append(Note("clock_reminder", {

@@ -16,6 +16,7 @@ from carca_bot.service.core import ServiceCore
 from carca_bot.service.live import Live
 from carca_bot.service.model import Told, TurnView
 from carca_bot.service.outbox import told_of
+from carca_bot.service.shards import POST_LEASE, lease
 from carca_bot.store import PublicEvents
 
 
@@ -51,9 +52,18 @@ class PostOps(ServiceCore):
         A front end that posts each command's result itself should leave an entry
         whose `since` is only seconds old alone (its own post may be under way).
         """
+        shards = self.shards
+        if shards is None or shards.everything:
+            owed = await self.store.unposted(limit)
+        else:  # other processes' entries come first at times: look further
+            owed = [u for u in await self.store.unposted(min(limit * shards.count, 1000))
+                    if shards.owns(u.guild_id)][:limit]
+        now = self.clock()
+        # With several processes, each entry is one process's to post (`shards.lease`).
         return [PendingPost(u.game_id, u.guild_id, u.channel_id, u.posted_version,
                             u.public_version, u.since)
-                for u in await self.store.unposted(limit)]
+                for u in owed
+                if await lease(self.store, f"post:{u.game_id}", self.holder, now, POST_LEASE)]
 
     async def mark_posted(self, game_id: int, version: int) -> None:
         """The public post showing the game at `version` was delivered. Never goes back;

@@ -51,12 +51,16 @@ class Database(Connection, Protocol):
 
     kind: str  # "sqlite" or "postgresql"
 
-    def transaction(self, write: bool = True) -> AbstractAsyncContextManager[Connection]:
+    def transaction(self, write: bool = True, serializable: bool = True
+                    ) -> AbstractAsyncContextManager[Connection]:
         """A transaction: committed when the block ends, rolled back if it raises.
 
         `write`: the block may write, and runs as if alone (SQLite: BEGIN IMMEDIATE,
-        one writer at a time; PostgreSQL: SERIALIZABLE). Otherwise a read-only
-        snapshot (SQLite: BEGIN DEFERRED; PostgreSQL: REPEATABLE READ READ ONLY).
+        one writer at a time; PostgreSQL: SERIALIZABLE). With `serializable` False, a
+        write guarded by the rows it changes (a game's version) runs REPEATABLE READ on
+        PostgreSQL: of two transactions changing one row the second is refused with
+        `Retry`, and nothing else is checked. Otherwise a read-only snapshot (SQLite:
+        BEGIN DEFERRED; PostgreSQL: REPEATABLE READ READ ONLY).
         """
         ...
 

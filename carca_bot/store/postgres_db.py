@@ -5,10 +5,17 @@ Write transactions run SERIALIZABLE: PostgreSQL then lets each commit only if it
 have run alone, which is what SQLite's one-writer-at-a-time gave the store (a usage
 limit checked and a game created in one transaction cannot both slip past a second
 process doing the same). A transaction that loses to a concurrent one raises `Retry`,
-having written nothing; the store runs the whole method again. Versions stay the guard
-against a stale move: the retried UPDATE then matches no row and the caller gets
-`Conflict`. Reads that need one snapshot run REPEATABLE READ READ ONLY, which never
-has to be retried.
+having written nothing; the store runs the whole method again.
+
+Except the commands' own writes, guarded by the one row they change (`serializable`
+False: a move or other change of a game, bumping its version; the post delivered; a
+lease; a reminder claimed), which run REPEATABLE READ: of two changing one row the
+second gets `Retry`, and when run again finds the version moved (`Conflict`).
+SERIALIZABLE tracks what a transaction read by index page, so on a small database the
+moves of different games looked like conflicts to it: with every write SERIALIZABLE,
+6 games played at once had moves refused as "busy" after every retry
+(bench/service.py). Reads that need one snapshot run REPEATABLE READ READ ONLY, which
+never has to be retried.
 
 The schema version lives in a one-row table, `carca_schema`; migrations run under a
 transaction-scoped advisory lock (`MIGRATION_LOCK`), so of several processes starting
@@ -201,10 +208,12 @@ class PostgresDatabase:
     # -- transactions -------------------------------------------------------------
 
     @asynccontextmanager
-    async def transaction(self, write: bool = True) -> AsyncIterator[Connection]:
+    async def transaction(self, write: bool = True, serializable: bool = True
+                          ) -> AsyncIterator[Connection]:
         async with self._connection() as conn:
-            tx = conn.transaction(isolation="serializable" if write else "repeatable_read",
-                                  readonly=not write)
+            tx = conn.transaction(
+                isolation="serializable" if write and serializable else "repeatable_read",
+                readonly=not write)
             with _mapped():
                 await tx.start()
             try:

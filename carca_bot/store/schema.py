@@ -387,7 +387,20 @@ V9 = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9)
+# Version 10: leases, so that of several bot processes on one database only one does a
+# piece of background work (a game's timer step, a game's owed post) at a time: the
+# holder and until when it holds it (the service's clock).
+V10 = (
+    """
+    CREATE TABLE leases (
+        name    TEXT PRIMARY KEY,
+        holder  TEXT NOT NULL,
+        expires REAL NOT NULL
+    )
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -130,7 +130,9 @@ class SqliteDatabase:
     # -- transactions -------------------------------------------------------------
 
     @asynccontextmanager
-    async def transaction(self, write: bool = True) -> AsyncIterator[Connection]:
+    async def transaction(self, write: bool = True, serializable: bool = True
+                          ) -> AsyncIterator[Connection]:
+        # Every SQLite write transaction is serializable: one writer at a time.
         async with self._io:
             with unavailable_on_sqlite_trouble():
                 await self.connection.execute("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")

@@ -171,8 +171,10 @@ class Store:
     # -- plumbing ---------------------------------------------------------------
 
     def _transaction(self, mode: str = "IMMEDIATE") -> AbstractAsyncContextManager[Connection]:
-        """IMMEDIATE: a write transaction; DEFERRED: a read-only snapshot."""
-        return self._db.transaction(write=mode == "IMMEDIATE")
+        """IMMEDIATE: a write transaction that runs as if alone; ROW: a write guarded by
+        the one row it changes (a game's version, a lease), which PostgreSQL then need
+        not check against every concurrent transaction; DEFERRED: a read-only snapshot."""
+        return self._db.transaction(write=mode != "DEFERRED", serializable=mode != "ROW")
 
     async def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         return await self._db.execute_fetchall(sql, tuple(params))
@@ -288,7 +290,7 @@ class Store:
         The version goes up by one per action, and at least by one; returns it.
         """
         by = max(1, len(actions))
-        async with self._transaction() as db:
+        async with self._transaction("ROW") as db:
             await self._bump(db, game_id, version, now, changes, by)
             if seats is not None:
                 await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
@@ -355,7 +357,7 @@ class Store:
     async def mark_posted(self, game_id: int, version: int) -> None:
         """The public post up to `version` was delivered; never goes back, never past the
         last public change. What was delivered is forgotten."""
-        async with self._transaction() as db:
+        async with self._transaction("ROW") as db:
             await db.execute(
                 "UPDATE games SET posted_version = CASE "
                 "WHEN ? <= posted_version OR public_version <= posted_version "
@@ -910,6 +912,50 @@ class Store:
             wanted)
         return {str(u): (str(m), bool(e)) for u, m, e in rows}
 
+    # -- several processes on one database: leases and claims -----------------------
+
+    async def take_lease(self, name: str, holder: str, now: float, seconds: float) -> bool:
+        """Hold `name` until `now + seconds`, unless another holder holds it past `now`;
+        whether `holder` has it. One statement on one row, so of two processes asking at
+        once one gets it (SQLite: one writer; PostgreSQL: the second waits for the first's
+        row, is run again, and sees it). Leases expired for a day are forgotten."""
+        async with self._transaction("ROW") as db:
+            await db.execute("DELETE FROM leases WHERE expires < ?", (now - 86400.0,))
+            rows = await db.execute_fetchall(
+                "INSERT INTO leases (name, holder, expires) VALUES (?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
+                "expires = excluded.expires "
+                "WHERE leases.expires <= ? OR leases.holder = excluded.holder "
+                "RETURNING holder", (name, holder, now + seconds, now))
+        return bool(rows)
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Give `name` back early (only its holder can)."""
+        async with self._transaction("ROW") as db:
+            await db.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+
+    async def claim_reminder(self, user_id: str, now: float, gap: float) -> bool:
+        """Note a reminder to `user_id` at `now` if none was noted in the `gap` seconds
+        before; whether it was (two processes reminding one user at once: one wins)."""
+        async with self._transaction("ROW") as db:
+            rows = await db.execute_fetchall(
+                "INSERT INTO reminded (user_id, at) VALUES (?, ?) ON CONFLICT (user_id) "
+                "DO UPDATE SET at = excluded.at WHERE reminded.at <= ? RETURNING user_id",
+                (user_id, now, now - gap))
+        return bool(rows)
+
+    async def guilds_of(self, game_ids: Iterable[int]) -> dict[int, str]:
+        """The server of each of these games (for a process that works for some only)."""
+        wanted = sorted(set(game_ids))
+        found: dict[int, str] = {}
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            marks = ", ".join("?" * len(chunk))
+            rows = await self._rows(
+                f"SELECT id, guild_id FROM games WHERE id IN ({marks})", chunk)
+            found.update((int(i), str(g)) for i, g in rows)
+        return found
+
 
 RESULT_COLUMNS = ("game_id, seat, guild_id, user_id, display_name, score, played_rank, rank, "
                   "players, ending, rated, left_game, ended_at, expansions")
@@ -935,6 +981,7 @@ def _event_row(row: Sequence[Any]) -> EventRow:
                     json.loads(data), json.loads(options), int(version), str(by),
                     float(created), float(updated), str(series), int(season), int(division),
                     int(reminded), int(announced), float(digest))
+
 
 # -- running a method again when PostgreSQL could not serialize it ---------------------
 

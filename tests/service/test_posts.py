@@ -133,7 +133,7 @@ def _transactions(service: GameService) -> list[str]:
     original = service.store._transaction
 
     def counting(mode: str = "IMMEDIATE") -> Any:
-        if mode == "IMMEDIATE":
+        if mode != "DEFERRED":  # IMMEDIATE, or ROW (a write guarded by its game's row)
             opened.append(mode)
         return original(mode)
 
