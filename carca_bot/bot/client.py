@@ -50,6 +50,14 @@ from carca_bot.service import (
     TurnView,
     Where,
 )
+from carca_bot.workers import (
+    Pool,
+    Position,
+    render_board_job,
+    render_card_job,
+    render_tile_job,
+    warm_up_job,
+)
 
 log = logging.getLogger("carca_bot.bot")
 T = TypeVar("T")
@@ -89,6 +97,10 @@ def quiet_voice() -> None:
         discord.VoiceClient.warn_dave = False
 
 
+PICTURE_QUEUE = 32  # pictures waiting for a worker; one more is refused (workers.Busy)
+PICTURE_SECONDS = 30.0  # a picture not drawn by then is abandoned (workers.Overtime)
+
+
 class CarcaBot(discord.AutoShardedClient):
     """One process, one database; default intents only (no message content)."""
 
@@ -113,6 +125,9 @@ class CarcaBot(discord.AutoShardedClient):
         # Rendering runs in threads (each keeps its own renderer) to keep the loop free.
         self._render_pool = ThreadPoolExecutor(max_workers=settings.render_threads,
                                                thread_name_prefix="render")
+        # CARCA_WORKERS=processes: boards, cards and tile pictures in worker processes.
+        self.pictures = (Pool("processes", settings.render_threads, queue=PICTURE_QUEUE)
+                         if settings.workers == "processes" else None)
         self._timer_task: asyncio.Task[None] | None = None
         self._owed_failures: set[int] = set()  # games whose owed post failed (logged once)
         self.caught_up = asyncio.Event()  # set once the posts owed at start-up were tried
@@ -150,6 +165,10 @@ class CarcaBot(discord.AutoShardedClient):
             from carca_bot.render.board import warm_up
 
             self._render_pool.submit(warm_up)
+            if self.pictures is not None:
+                await self.pictures.start()
+                await asyncio.gather(*(self.pictures.submit(warm_up_job)
+                                       for _ in range(self.pictures.size)))
             await self.service.start_ai()
         await self.sync_commands()
         self._timer_task = asyncio.create_task(self._timers(), name="turn-timers")
@@ -187,6 +206,8 @@ class CarcaBot(discord.AutoShardedClient):
                 await self._timer_task
         await super().close()
         self._render_pool.shutdown(wait=True)
+        if self.pictures is not None:
+            await self.pictures.close()
         if self._service is not None:
             await self._service.close()
 
@@ -205,6 +226,9 @@ class CarcaBot(discord.AutoShardedClient):
                            language: str = "en") -> bytes:
         from carca_bot.render.board import render_board
 
+        if self.pictures is not None:
+            return await self.pictures.submit(render_board_job, Position.of(game), max_bytes,
+                                              language, budget_seconds=PICTURE_SECONDS)
         return await self.in_render_pool(lambda: render_board(
             game, max_bytes=max_bytes, language=language))
 
@@ -213,12 +237,18 @@ class CarcaBot(discord.AutoShardedClient):
         all), for a picture that marks where it fits."""
         from carca_bot.render.focus import render_focus
 
+        if self.pictures is not None:
+            return await self.pictures.submit(render_card_job, Position.of(game), tile,
+                                              language, budget_seconds=PICTURE_SECONDS)
         return await self.in_render_pool(lambda: render_focus(
             game, tile, language=language))
 
     async def render_your_tile(self, game: Game, tile: str, language: str = "en") -> bytes:
         from carca_bot.render.board import render_your_tile
 
+        if self.pictures is not None:
+            return await self.pictures.submit(render_tile_job, Position.of(game), tile,
+                                              language, budget_seconds=PICTURE_SECONDS)
         return await self.in_render_pool(lambda: render_your_tile(
             game, tile, language=language))
 
