@@ -288,9 +288,10 @@ class AiOps(LobbyOps):
 
     async def resume_ai_turns(self) -> int:
         """Start the turns of AI seats no task is playing (after a restart, or a task that
-        failed); returns how many games were looked at."""
+        failed), in this process's servers (`shards`); returns how many games were looked
+        at."""
         looked = 0
-        for game_id in await self.store.ai_games():
+        for game_id in await self._ours(await self.store.ai_games()):
             task = self._ai_tasks.get(game_id)
             if task is not None and not task.done():
                 continue

@@ -195,6 +195,14 @@ class ServiceCore:
             self._wake_ai(game_id)
             await self._after_commands()
 
+    async def _ours(self, game_ids: list[int]) -> list[int]:
+        """The games of the servers whose background work this process does (`shards`)."""
+        shards = self.shards
+        if shards is None or shards.everything or not game_ids:
+            return game_ids
+        guilds = await self.store.guilds_of(game_ids)
+        return [g for g in game_ids if g in guilds and shards.owns(guilds[g])]
+
     def _wake_ai(self, game_id: int) -> None:
         """Start the AI's turn if an AI seat is to play the game (`ai_seats.AiOps`)."""
 

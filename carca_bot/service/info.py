@@ -179,14 +179,6 @@ class InfoOps(ServiceCore):
                                            False, view, "lobby_expired"))
         return reports
 
-    async def _ours(self, game_ids: list[int]) -> list[int]:
-        """The games of the servers whose background work this process does (`shards`)."""
-        shards = self.shards
-        if shards is None or shards.everything or not game_ids:
-            return game_ids
-        guilds = await self.store.guilds_of(game_ids)
-        return [g for g in game_ids if g in guilds and shards.owns(guilds[g])]
-
     async def _timer_step(self, game_id: int, body: Body, now: float) -> TurnView | None:
         """One game's timers, by one process at a time (`shards.lease`): a second process
         looking at the same game waits for the next period, when the game has moved past

@@ -538,6 +538,8 @@ class LeagueOps(LobbyOps, RatingsOps):
         notices: list[EventNotice] = []
         await self.record_missed_results(now)
         for row in await self.store.events(statuses=("running",)):
+            if self.shards is not None and not self.shards.owns(row.guild_id):
+                continue  # another process's server
             try:
                 await self._take_missed_reports(row.id)
                 notices += await self._event_timers(row.id, now)

@@ -143,3 +143,54 @@ async def test_only_shard_zeros_process_registers_the_commands(
         assert h.bot.service.shards == Settings.from_env(env).shards
         expected = {} if shards is None else {"shard_ids": [int(shards)], "shard_count": 2}
         assert {k: getattr(h.bot, k) for k in expected} == expected
+
+
+async def test_ai_turns_and_event_timers_are_resumed_by_their_servers_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process resumes the AI turns and runs the event timers of its own servers only
+    (another process does the rest): else each process would think for every AI game."""
+    from types import SimpleNamespace
+
+    service = await GameService.open(tmp_path / "g.sqlite3")
+    try:
+        ids = {}
+        for shard, guild in ((0, str(1000 << 22)), (1, str(1001 << 22))):
+            view = await service.create(Where(guild, "c"), User(f"{shard}1", "A"),
+                                        GameOptions(seed=1))
+            ids[shard] = view.game_id
+        resumed: list[int] = []
+        events: list[int] = []
+
+        async def ai_games() -> list[int]:
+            return [ids[0], ids[1]]
+
+        async def act_on(game_id: int, *args: object, **kwargs: object) -> None:
+            resumed.append(game_id)
+
+        async def running(**kwargs: object) -> list[SimpleNamespace]:
+            return [SimpleNamespace(id=7, guild_id=str(1000 << 22)),
+                    SimpleNamespace(id=8, guild_id=str(1001 << 22))]
+
+        async def missed(event_id: int) -> None:
+            events.append(event_id)
+
+        async def timers(event_id: int, now: float) -> list[object]:
+            return []
+
+        monkeypatch.setattr(service.store, "ai_games", ai_games)
+        monkeypatch.setattr(service.store, "events", running)
+        monkeypatch.setattr(service, "_act_on", act_on)
+        monkeypatch.setattr(service, "_take_missed_reports", missed)
+        monkeypatch.setattr(service, "_event_timers", timers)
+        service.shards = Shards.of([1], 2)
+        assert await service.resume_ai_turns() == 1 and resumed == [ids[1]]
+        await service.check_events(now=1_700_000_000.0)
+        assert events == [8]
+        service.shards = None  # one process: everything
+        resumed.clear()
+        events.clear()
+        assert await service.resume_ai_turns() == 2
+        await service.check_events(now=1_700_000_000.0)
+        assert events == [7, 8]
+    finally:
+        await service.close()
