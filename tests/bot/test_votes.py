@@ -10,6 +10,7 @@ from carca_bot.i18n import PSEUDO
 from carca_bot.service import GameOptions, User, Where
 from carca_bot.service.clocks import DAY, HOUR
 from carca_bot.service.model import clock_rules
+from tests.bot.cards import assert_card_reply
 from tests.bot.conftest import ANA, BEN, CY, BotHarness, start_bot
 from tests.bot.fake_discord import APP_ID, GUILD_ID, Interactions, Request
 from tests.bot.outgoing import assert_clean
@@ -44,7 +45,7 @@ def user(p: Player) -> User:
 
 async def three_players(h: BotHarness) -> None:
     await lobby(h, BEN, CY)
-    assert_public_reply(await h.command(ANA, "start"))
+    assert_card_reply(await h.command(ANA, "start"))
 
 
 async def to_act(h: BotHarness) -> Player:
