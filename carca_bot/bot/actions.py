@@ -85,6 +85,7 @@ class Reply:
     last: str = ""
     tile: str | None = None  # the tile the player to act drew (shown to all)
     said: str = ""  # `content` as the move made it: what a command puts before it goes on top
+    undoable: bool = False  # the actor's own move: their answer offers to take it back
 
 
 @contextmanager
@@ -388,13 +389,17 @@ class Actions:
         else:
             said = _("Done: the card of game #{game} is up to date.").format(
                 game=view.game_id)
+        offer = take_back_offer(view) if reply.undoable else None
         if reply.edit:  # the private turn message the confirm was on
-            await self.private_edit(interaction, said, [], None)
+            await self.private_edit(interaction, said, [], offer)
             return
         if public:  # a public "thinking" placeholder: replaced by a private answer
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
-        await interaction.followup.send(said, ephemeral=True, allowed_mentions=NO_PINGS)
+        kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
+        if offer is not None:
+            kwargs["view"] = offer
+        await interaction.followup.send(said, ephemeral=True, **kwargs)
 
     async def final_post(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
         """The end-of-game post (ranking, scoring file, replays) in the game's channel."""
@@ -408,18 +413,29 @@ class Actions:
             kwargs["view"] = reply.components
         await channel.send(text.with_notes(reply.content, reply.notes), **kwargs)
 
-    async def refresh_card(self, view: TurnView) -> None:
+    async def refresh_card(self, view: TurnView, last: str | None = None) -> bool:
         """After a public post about a started game that is not a move (a player removed,
         the game cancelled): the card follows, best effort (a failure leaves it for the
-        next change)."""
+        next change). `last` (in the game's language): what the card says happened,
+        instead of the view's events. Returns whether the card has it."""
         try:
-            with public(view):
-                last = text.move_lines(view)
+            if last is None:
+                with public(view):
+                    last = text.move_lines(view)
             await self.bot.cards.show(view, last)
         except discord.HTTPException as exc:
             log.warning("game %s: card not refreshed (HTTP %s)", view.game_id, exc.status)
-            return
+            return False
         await self.bot.pings.turn(view)
+        return True
+
+    async def show_change(self, view: TurnView, last: str) -> None:
+        """A change of a started game made by no move (a take-back accepted, a vote to
+        expel): on its card at once, the player to act pinged, and marked posted once the
+        card has it; if Discord refuses the card, the change stays owed and the timer loop
+        shows it later."""
+        if await self.refresh_card(view, last):
+            await self.bot.posted(view)
 
     async def not_posted(self, interaction: discord.Interaction[Any], view: TurnView,
                          exc: discord.HTTPException) -> None:
@@ -456,6 +472,7 @@ class Actions:
                                           pings=text.pinged(view), board=board))
             reply.card, reply.last, reply.tile = True, text.move_lines(view, actor, action), tile
             reply.said = reply.content
+            reply.undoable = action is not None and view.status == "active"
             return reply
 
     def _final(self, view: TurnView, board: Game, action: dict[str, Any] | None) -> Reply:
@@ -798,6 +815,20 @@ CARD_COMMANDS = frozenset({
     "select:wagon",
 })
 FROM_ANOTHER_CHANNEL = ("join", "start", "board", "page")  # see Actions.place_of
+
+
+def take_back_offer(view: TurnView) -> discord.ui.View | None:
+    """"Take back my move" for the mover's private answer after a move, while a human
+    is to act next (an AI seat answers at once, so a take-back would come too late); the
+    service decides whether a click may still ask."""
+    from carca_bot.bot.votes import ask_button  # votes builds on this module
+
+    nxt = view.deciding
+    if view.status != "active" or nxt is None or nxt.ai is not None or nxt.user_id is None:
+        return None
+    offer = discord.ui.View(timeout=None)
+    offer.add_item(ask_button(view.game_id))
+    return offer
 
 
 def joined(name: str, view: TurnView) -> str:

@@ -3,6 +3,7 @@ vacation command, the `/carc games` dashboard and the clock options of `/carc cr
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from carca_bot.bot.votes import ask_button, post_vote, settle_votes
@@ -10,7 +11,7 @@ from carca_bot.i18n import PSEUDO
 from carca_bot.service import GameOptions, User, Where
 from carca_bot.service.clocks import DAY, HOUR
 from carca_bot.service.model import clock_rules
-from tests.bot.cards import assert_card_reply
+from tests.bot.cards import assert_card_reply, card_requests, pings
 from tests.bot.conftest import ANA, BEN, CY, BotHarness, start_bot
 from tests.bot.fake_discord import APP_ID, GUILD_ID, Interactions, Request
 from tests.bot.outgoing import assert_clean
@@ -23,6 +24,7 @@ from tests.bot.test_lobby import (
     followups,
     lobby,
 )
+from tests.bot.test_outbox import card_change
 from tests.bot.test_pseudo_locale import leaks, pseudo_bot
 from tests.bot.test_turns import place_of
 from tests.service.helpers import Clock
@@ -115,6 +117,82 @@ async def test_a_take_back_accepted_by_everyone_undoes_the_move(harness: BotHarn
     assert await h.bot.service.export(place_of(h)) == before
     assert await to_act(h) == mover
     assert_clean(requests, pinged=[mover[0]])
+    # The card shows the board as it was before the move, at once (not left to the
+    # owed-post catch-up), the mover to act again and pinged; nothing is owed.
+    game = (await h.bot.service.status(place_of(h))).game_id
+    saved = await h.bot.service.game_messages(game)
+    (card,) = card_requests(requests)
+    assert card.method == "PATCH" and card.path.endswith(f"/messages/{saved.card_id}")
+    assert f"▶ **{mover[1]}**" in card.text and card.files
+    (ping,) = pings(requests)
+    assert ping.content.startswith(f"<@{mover[0]}>")
+    assert await h.bot.service.pending_posts() == []
+
+
+async def test_an_accepted_take_back_stays_owed_while_the_card_is_refused(
+        harness: BotHarness) -> None:
+    h = harness
+    await three_players(h)
+    mover = await move(h)
+    _, ids = await ask(h, mover)
+    first, second = [p for p in (ANA, BEN, CY) if p != mover]
+    await h.click(first, ids["yes"])
+    game = (await h.bot.service.status(place_of(h))).game_id
+    await asyncio.wait_for(h.bot.caught_up.wait(), 10)  # the start-up delivery is over
+    h.fake.fail_when.extend([(card_change, 403)] * 2)  # the edit, then a new card
+    requests = await h.click(second, ids["yes"])
+    (edit,) = edits(requests)
+    assert "was taken back" in edit.json["content"]
+    assert [r.method for r in card_requests(requests)] == ["PATCH", "POST"]  # both refused
+    assert not pings(requests)  # the turn is not announced before the card shows it
+    (owed,) = await h.bot.service.pending_posts()  # the card did not get it: still owed
+    assert owed.game_id == game
+    assert await h.bot.deliver_pending(min_age=0.0) == 1
+    assert await h.bot.service.pending_posts() == []
+
+
+async def test_the_mover_is_offered_the_take_back_privately(harness: BotHarness) -> None:
+    h = harness
+    await three_players(h)
+    mover = await to_act(h)
+    legal = await h.bot.service.legal_moves(place_of(h), user(mover))
+    x, y, rot = legal.placements[0]
+    shown = assert_card_reply(await h.command(mover, "place", square=f"{x},{y}",
+                                              rotation=rot, confirm=True))
+    game = (await h.bot.service.status(place_of(h))).game_id
+    assert shown.answer is not None and shown.answer.ephemeral
+    button = ask_button(game).item.custom_id
+    assert custom_ids(shown.answer) == [button]
+    assert button not in custom_ids(shown.card)  # only the mover sees it
+    requests = await h.click(mover, str(button), ephemeral=True)
+    (post,) = channel_posts(requests, h.make.channel_id)
+    assert "asks to take back their last move" in post.json["content"]
+    # Starting the game is no move of the starter's: nothing to take back is offered.
+    await h.bot.service.cancel(place_of(h), user(ANA), True)
+    await three_players_answer(h)
+
+
+async def three_players_answer(h: BotHarness) -> None:
+    await lobby(h, BEN, CY)
+    shown = assert_card_reply(await h.command(ANA, "start"))
+    assert shown.answer is not None and custom_ids(shown.answer) == []
+
+
+async def test_a_move_on_the_card_closes_an_overtaken_vote(harness: BotHarness) -> None:
+    h = harness
+    await three_players(h)
+    mover = await move(h)
+    await ask(h, mover)
+    game = (await h.bot.service.status(place_of(h))).game_id
+    (remembered,) = await h.bot.service.vote_messages(game)
+    nxt = await to_act(h)
+    x, y, rot = (await h.bot.service.legal_moves(place_of(h), user(nxt))).placements[0]
+    requests = await h.command(nxt, "place", square=f"{x},{y}", rotation=rot, confirm=True)
+    assert_card_reply(requests)
+    (closed,) = [r for r in requests if r.method == "PATCH" and r.path.endswith(
+        f"/messages/{remembered.message_id}")]
+    assert "the game moved on" in closed.json["content"] and closed.json["components"] == []
+    assert await h.bot.service.vote_messages(game) == []
 
 
 async def test_one_refusal_closes_the_vote(harness: BotHarness) -> None:
@@ -248,11 +326,20 @@ async def test_the_others_vote_a_late_player_out_with_the_button(harness: BotHar
     (edit,) = edits(await h.click(first, button))
     assert "Votes: 1 of 2 needed" in edit.json["content"]
     assert_private_refusal(await h.click(first, button), "already voted")
-    (edit,) = edits(await h.click(second, button))
+    requests = await h.click(second, button)
+    (edit,) = edits(requests)
     assert "was expelled from game" in edit.json["content"]
     assert edit.json["components"] == []
     view = await h.bot.service.status(place_of(h))
     assert next(s for s in view.seats if s.user_id == str(late[0])).expelled
+    # The card shows it at once, the next player pinged; nothing is owed.
+    assert view.deciding is not None and view.deciding.user_id != str(late[0])
+    (card,) = card_requests(requests)
+    assert f"**{late[1]}** 0 · expelled" in card.text
+    assert f"▶ **{view.deciding.name}**" in card.text
+    (ping,) = pings(requests)
+    assert ping.content.startswith(f"<@{view.deciding.user_id}>")
+    assert await h.bot.service.pending_posts() == []
 
 
 async def test_an_expel_vote_closes_after_a_day(harness: BotHarness) -> None:
