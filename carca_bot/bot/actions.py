@@ -429,13 +429,27 @@ class Actions:
         await self.bot.pings.turn(view)
         return True
 
-    async def show_change(self, view: TurnView, last: str) -> None:
+    async def show_change(self, interaction: discord.Interaction[Any], view: TurnView,
+                          last: str) -> None:
         """A change of a started game made by no move (a take-back accepted, a vote to
-        expel): on its card at once, the player to act pinged, and marked posted once the
-        card has it; if Discord refuses the card, the change stays owed and the timer loop
-        shows it later."""
-        if await self.refresh_card(view, last):
-            await self.bot.posted(view)
+        expel): on its card at once, the player to act pinged (a game it ended: its result,
+        and the end-of-game post), and marked posted once the channel has it; if Discord
+        refuses, the change stays owed and the timer loop shows it later."""
+        if view.status != "finished":
+            if await self.refresh_card(view, last):
+                await self.bot.posted(view)
+            return
+        reply = await self.public_move(view, None)
+        reply.last = "\n".join(line for line in (last, reply.last) if line)
+        try:
+            await self.bot.cards.show(view, reply.last, board=reply.board)
+            if reply.final is not None:
+                await self.final_post(interaction, reply)
+        except discord.HTTPException as exc:
+            log.warning("game %s: its end not posted (HTTP %s)", view.game_id, exc.status)
+            return
+        await self.bot.posted(view)
+        await self.bot.pings.turn(view)  # nobody's turn: the last ping goes
 
     async def not_posted(self, interaction: discord.Interaction[Any], view: TurnView,
                          exc: discord.HTTPException) -> None:
@@ -472,7 +486,8 @@ class Actions:
                                           pings=text.pinged(view), board=board))
             reply.card, reply.last, reply.tile = True, text.move_lines(view, actor, action), tile
             reply.said = reply.content
-            reply.undoable = action is not None and view.status == "active"
+            # The mover's own move (automatic turns of expelled players may follow it).
+            reply.undoable = actor is not None and view.status == "active"
             return reply
 
     def _final(self, view: TurnView, board: Game, action: dict[str, Any] | None) -> Reply:

@@ -98,18 +98,19 @@ async def ask(bot: Any, interaction: Interaction, game_id: int | None) -> Reply:
         await bot.service.note_vote_message(asked.game_id, "takeback", str(asked.seq),
                                             view.where.channel, str(message.id))
         return Reply(_("Asked: the other players vote on it in the channel."))
-    await _show_takeback(bot, asked, view)
+    await _show_takeback(bot, interaction, asked, view)
     return Reply(_("Done: nobody else had to agree."))
 
 
-async def _show_takeback(bot: Any, asked: TakebackView, view: TurnView) -> None:
+async def _show_takeback(bot: Any, interaction: Interaction, asked: TakebackView,
+                         view: TurnView) -> None:
     """An accepted take-back changed the game: its card shows the board as it was
     before the move, at once; the change counts as posted once the card has it."""
-    if asked.state != "accepted" or view.status != "active":
+    if asked.state != "accepted" or view.status == "lobby":
         return
     with public(view):
         last = taken_back(asked)
-    await bot.actions.show_change(view, last)
+    await bot.actions.show_change(interaction, view, last)
 
 
 async def _post(bot: Any, view: TurnView, content: str, row: discord.ui.View | None,
@@ -144,7 +145,7 @@ async def answer(bot: Any, interaction: Interaction, action: str, game_id: int,
     if voted.decided:
         await service.forget_vote_message(VoteMessage(game_id, "takeback", str(seq), "", ""))
         if decided_now:
-            await _show_takeback(bot, voted, view)
+            await _show_takeback(bot, interaction, voted, view)
     with public(view):
         return in_language(Reply(takeback_text(voted, view), edit=True,
                                  components=takeback_row(voted) or discord.ui.View()))
@@ -291,12 +292,12 @@ async def expel(bot: Any, interaction: Interaction, game_id: int, target_id: str
     if over:
         await bot.service.forget_vote_message(VoteMessage(game_id, "expel", target_id, "",
                                                           ""))
-    if view is not before and view.status == "active":
+    if view is not before:
         # The card shows the votes so far, or the player expelled and who acts now.
         out = over and any(s.user_id == target_id and s.expelled for s in view.seats)
         with public(view):
             last = expelled(view, target) if out else text.move_lines(view)
-        await bot.actions.show_change(view, last)
+        await bot.actions.show_change(interaction, view, last)
     with public(view):
         return in_language(Reply(expel_text(view, target), edit=True,
                                  components=expel_row(view) or discord.ui.View()))

@@ -342,6 +342,33 @@ async def test_the_others_vote_a_late_player_out_with_the_button(harness: BotHar
     assert await h.bot.service.pending_posts() == []
 
 
+async def test_an_expulsion_that_ends_the_game_shows_its_end(harness: BotHarness) -> None:
+    """Two players: the one on time votes the late one out, which ends the game: the
+    card shows the result and the end-of-game post goes out at once."""
+    h, clock = harness, Clock()
+    h.bot.service.clock = clock
+    await h.bot.service.create(place_of(h), user(ANA), GameOptions(
+        seed=4, clock=clock_rules(VOTE)))
+    await h.bot.service.join(place_of(h), user(BEN))
+    await h.bot.service.start(place_of(h), user(ANA))
+    late = await to_act(h)
+    clock.now += HOUR
+    (report,) = await h.bot.service.check_timers()
+    await post_vote(h.bot, report)
+    other = BEN if late == ANA else ANA
+    requests = await h.click(other, f"carcv:expel:{report.game_id}:{late[0]}")
+    (edit,) = edits(requests)
+    assert "was expelled from game" in edit.json["content"]
+    view = await h.bot.service.status(place_of(h))
+    assert view.finished
+    (card,) = card_requests(requests)
+    assert "expelled" in card.text
+    (final,) = [r for r in channel_posts(requests, h.make.channel_id) if not r.v2]
+    assert other[1] in final.content and final.files
+    assert not pings(requests)
+    assert await h.bot.service.pending_posts() == []
+
+
 async def test_an_expel_vote_closes_after_a_day(harness: BotHarness) -> None:
     h, clock = harness, Clock()
     late = await expel_game(h, clock)
@@ -522,6 +549,15 @@ async def test_every_new_message_is_translated(pseudo_bot: BotHarness) -> None:
     await ask(h, await move(h))
     await move(h)
     assert await settle_votes(h.bot, game) == 1
+    # A move by command (its private answer offers the take-back), taken back: the card.
+    mover = await to_act(h)
+    x, y, rot = (await h.bot.service.legal_moves(place_of(h), user(mover))).placements[0]
+    answer = assert_card_reply(await h.command(mover, "place", square=f"{x},{y}",
+                                               rotation=rot, confirm=True)).answer
+    assert answer is not None and custom_ids(answer) == [ask_button(game).item.custom_id]
+    _, ids = await ask(h, mover)
+    voter = next(p for p in (first, second) if p != mover)
+    assert card_requests(await h.click(voter, ids["yes"]))
     await h.click(BEN, f"carcv:games:1:{ANA[0]}")
     sent = h.fake.since(start)
     assert leaks(sent) == []
