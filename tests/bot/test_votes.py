@@ -172,6 +172,22 @@ async def test_the_mover_is_offered_the_take_back_privately(harness: BotHarness)
     await three_players_answer(h)
 
 
+async def test_the_take_back_is_offered_on_the_private_turn_message(
+        harness: BotHarness) -> None:
+    h = harness
+    await three_players(h)
+    mover = await to_act(h)
+    x, y, rot = (await h.bot.service.legal_moves(place_of(h), user(mover))).placements[0]
+    await h.command(mover, "place", square=f"{x},{y}", rotation=rot)  # the private preview
+    view = await h.bot.service.status(place_of(h), str(mover[0]))
+    requests = await h.click(mover, f"carc:confirm:{view.game_id}:{view.version}",
+                             ephemeral=True)
+    (done,) = edits(requests)  # the turn message, replaced by the answer and the offer
+    assert "is up to date" in done.content
+    assert custom_ids(done) == [ask_button(view.game_id).item.custom_id]
+    assert len(card_requests(requests)) == 1
+
+
 async def three_players_answer(h: BotHarness) -> None:
     await lobby(h, BEN, CY)
     shown = assert_card_reply(await h.command(ANA, "start"))
