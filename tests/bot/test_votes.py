@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from carca_bot.bot.votes import ask_button, post_vote, settle_votes
 from carca_bot.i18n import PSEUDO
 from carca_bot.service import GameOptions, User, Where
@@ -27,6 +29,7 @@ from tests.bot.test_lobby import (
 from tests.bot.test_outbox import card_change
 from tests.bot.test_pseudo_locale import leaks, pseudo_bot
 from tests.bot.test_turns import place_of
+from tests.service.ai_helpers import Recording
 from tests.service.helpers import Clock
 
 Player = tuple[int, str]
@@ -186,6 +189,32 @@ async def test_the_take_back_is_offered_on_the_private_turn_message(
     assert "is up to date" in done.content
     assert custom_ids(done) == [ask_button(view.game_id).item.custom_id]
     assert len(card_requests(requests)) == 1
+
+
+async def test_a_take_back_nobody_has_to_accept_shows_on_the_card(
+        harness: BotHarness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ana with an AI seat (Ben resigned): nobody votes, the move is taken back at once,
+    and the card shows it."""
+    h, service = harness, harness.bot.service
+    service.thinker = Recording()
+    await lobby(h, BEN)
+    await service.add_ai(place_of(h), user(ANA), "easy", "AI (easy)")
+    assert_card_reply(await h.command(ANA, "start"))
+    await service.resign(place_of(h), user(BEN))
+    await service.wait_for_ai()
+    await h.settle()
+    assert await to_act(h) == ANA
+    monkeypatch.setattr(service, "_wake_ai", lambda game_id: None)  # the AI waits
+    x, y, rot = (await service.legal_moves(place_of(h), user(ANA))).placements[0]
+    assert_card_reply(await h.command(ANA, "place", square=f"{x},{y}", rotation=rot,
+                                      confirm=True))
+    requests = await h.command(ANA, "/carc-takeback")
+    (told,) = followups(requests)
+    assert told.ephemeral and "nobody else had to agree" in told.content
+    (card,) = card_requests(requests)
+    assert "▶ **Ana**" in card.text and "was taken back" in card.text
+    assert await to_act(h) == ANA
+    assert await service.pending_posts() == []
 
 
 async def three_players_answer(h: BotHarness) -> None:
