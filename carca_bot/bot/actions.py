@@ -37,6 +37,7 @@ from carca_bot.bot.languages import Prefs
 from carca_bot.bot.parse import square, square_and_name
 from carca_bot.bot.refused import Refused
 from carca_bot.bot.safe import NO_PINGS, pinging, plain, safe_name, sentence
+from carca_bot.bot.vote_ids import ask_button
 from carca_bot.engine.game import Game
 from carca_bot.i18n import Domain, current, speaking
 from carca_bot.service import (
@@ -836,8 +837,6 @@ def take_back_offer(view: TurnView) -> discord.ui.View | None:
     """"Take back my move" for the mover's private answer after a move, while a human
     is to act next (an AI seat answers at once, so a take-back would come too late); the
     service decides whether a click may still ask."""
-    from carca_bot.bot.votes import ask_button  # votes builds on this module
-
     nxt = view.deciding
     if view.status != "active" or nxt is None or nxt.ai is not None or nxt.user_id is None:
         return None

@@ -21,7 +21,7 @@ from carca_bot.bot import text, vocab
 from carca_bot.bot.actions import Reply, in_language, public, where, who
 from carca_bot.bot.refused import Refused
 from carca_bot.bot.safe import NO_PINGS, pinging, plain, safe_name
-from carca_bot.bot.vote_ids import VoteButton, handles, is_vote_id
+from carca_bot.bot.vote_ids import VoteButton, ask_button, handles, is_vote_id
 from carca_bot.i18n import Domain
 from carca_bot.service import (
     NotNow,
@@ -39,12 +39,6 @@ ngettext = _T.ngettext
 
 Interaction = discord.Interaction[Any]
 MAX_UNDONE_LINES = 8  # the move and the automatic actions after it; more is a summary
-
-
-def ask_button(game_id: int) -> VoteButton:
-    """"Take back my move", for the post of a confirmed move: only its player may use it
-    (the service checks), while the next player has not acted."""
-    return VoteButton("ask", game_id, 0)
 
 
 @handles("ask")
