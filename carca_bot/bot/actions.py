@@ -37,6 +37,7 @@ from carca_bot.bot.languages import Prefs
 from carca_bot.bot.parse import square, square_and_name
 from carca_bot.bot.refused import Refused
 from carca_bot.bot.safe import NO_PINGS, pinging, plain, safe_name, sentence
+from carca_bot.bot.vote_ids import ask_button
 from carca_bot.engine.game import Game
 from carca_bot.i18n import Domain, current, speaking
 from carca_bot.service import (
@@ -85,6 +86,7 @@ class Reply:
     last: str = ""
     tile: str | None = None  # the tile the player to act drew (shown to all)
     said: str = ""  # `content` as the move made it: what a command puts before it goes on top
+    undoable: bool = False  # the actor's own move: their answer offers to take it back
 
 
 @contextmanager
@@ -388,13 +390,17 @@ class Actions:
         else:
             said = _("Done: the card of game #{game} is up to date.").format(
                 game=view.game_id)
+        offer = take_back_offer(view) if reply.undoable else None
         if reply.edit:  # the private turn message the confirm was on
-            await self.private_edit(interaction, said, [], None)
+            await self.private_edit(interaction, said, [], offer)
             return
         if public:  # a public "thinking" placeholder: replaced by a private answer
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
-        await interaction.followup.send(said, ephemeral=True, allowed_mentions=NO_PINGS)
+        kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
+        if offer is not None:
+            kwargs["view"] = offer
+        await interaction.followup.send(said, ephemeral=True, **kwargs)
 
     async def final_post(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
         """The end-of-game post (ranking, scoring file, replays) in the game's channel."""
@@ -408,18 +414,43 @@ class Actions:
             kwargs["view"] = reply.components
         await channel.send(text.with_notes(reply.content, reply.notes), **kwargs)
 
-    async def refresh_card(self, view: TurnView) -> None:
+    async def refresh_card(self, view: TurnView, last: str | None = None) -> bool:
         """After a public post about a started game that is not a move (a player removed,
         the game cancelled): the card follows, best effort (a failure leaves it for the
-        next change)."""
+        next change). `last` (in the game's language): what the card says happened,
+        instead of the view's events. Returns whether the card has it."""
         try:
-            with public(view):
-                last = text.move_lines(view)
+            if last is None:
+                with public(view):
+                    last = text.move_lines(view)
             await self.bot.cards.show(view, last)
         except discord.HTTPException as exc:
             log.warning("game %s: card not refreshed (HTTP %s)", view.game_id, exc.status)
-            return
+            return False
         await self.bot.pings.turn(view)
+        return True
+
+    async def show_change(self, interaction: discord.Interaction[Any], view: TurnView,
+                          last: str) -> None:
+        """A change of a started game made by no move (a take-back accepted, a vote to
+        expel): on its card at once, the player to act pinged (a game it ended: its result,
+        and the end-of-game post), and marked posted once the channel has it; if Discord
+        refuses, the change stays owed and the timer loop shows it later."""
+        if view.status != "finished":
+            if await self.refresh_card(view, last):
+                await self.bot.posted(view)
+            return
+        reply = await self.public_move(view, None)
+        reply.last = "\n".join(line for line in (last, reply.last) if line)
+        try:
+            await self.bot.cards.show(view, reply.last, board=reply.board)
+            if reply.final is not None:
+                await self.final_post(interaction, reply)
+        except discord.HTTPException as exc:
+            log.warning("game %s: its end not posted (HTTP %s)", view.game_id, exc.status)
+            return
+        await self.bot.posted(view)
+        await self.bot.pings.turn(view)  # nobody's turn: the last ping goes
 
     async def not_posted(self, interaction: discord.Interaction[Any], view: TurnView,
                          exc: discord.HTTPException) -> None:
@@ -456,6 +487,8 @@ class Actions:
                                           pings=text.pinged(view), board=board))
             reply.card, reply.last, reply.tile = True, text.move_lines(view, actor, action), tile
             reply.said = reply.content
+            # The mover's own move (automatic turns of expelled players may follow it).
+            reply.undoable = actor is not None and view.status == "active"
             return reply
 
     def _final(self, view: TurnView, board: Game, action: dict[str, Any] | None) -> Reply:
@@ -798,6 +831,18 @@ CARD_COMMANDS = frozenset({
     "select:wagon",
 })
 FROM_ANOTHER_CHANNEL = ("join", "start", "board", "page")  # see Actions.place_of
+
+
+def take_back_offer(view: TurnView) -> discord.ui.View | None:
+    """"Take back my move" for the mover's private answer after a move, while a human
+    is to act next (an AI seat answers at once, so a take-back would come too late); the
+    service decides whether a click may still ask."""
+    nxt = view.deciding
+    if view.status != "active" or nxt is None or nxt.ai is not None or nxt.user_id is None:
+        return None
+    offer = discord.ui.View(timeout=None)
+    offer.add_item(ask_button(view.game_id))
+    return offer
 
 
 def joined(name: str, view: TurnView) -> str:

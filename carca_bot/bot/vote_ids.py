@@ -47,6 +47,12 @@ def vote_id(action: str, game_id: int, ref: int | str) -> str:
     return f"carcv:{action}:{game_id}:{ref}"
 
 
+def ask_button(game_id: int) -> VoteButton:
+    """"Take back my move", for the mover's private answer after a move: only its player
+    may use it (the service checks), while the next player has not acted."""
+    return VoteButton("ask", game_id, 0)
+
+
 def handles(*actions: str) -> Callable[[Handler], Handler]:
     """Register what a click on these actions does: `handler(interaction, action, game, ref)`."""
     def register(handler: Handler) -> Handler:

@@ -21,7 +21,7 @@ from carca_bot.bot import text, vocab
 from carca_bot.bot.actions import Reply, in_language, public, where, who
 from carca_bot.bot.refused import Refused
 from carca_bot.bot.safe import NO_PINGS, pinging, plain, safe_name
-from carca_bot.bot.vote_ids import VoteButton, handles, is_vote_id
+from carca_bot.bot.vote_ids import VoteButton, ask_button, handles, is_vote_id
 from carca_bot.i18n import Domain
 from carca_bot.service import (
     NotNow,
@@ -39,12 +39,6 @@ ngettext = _T.ngettext
 
 Interaction = discord.Interaction[Any]
 MAX_UNDONE_LINES = 8  # the move and the automatic actions after it; more is a summary
-
-
-def ask_button(game_id: int) -> VoteButton:
-    """"Take back my move", for the post of a confirmed move: only its player may use it
-    (the service checks), while the next player has not acted."""
-    return VoteButton("ask", game_id, 0)
 
 
 @handles("ask")
@@ -98,7 +92,19 @@ async def ask(bot: Any, interaction: Interaction, game_id: int | None) -> Reply:
         await bot.service.note_vote_message(asked.game_id, "takeback", str(asked.seq),
                                             view.where.channel, str(message.id))
         return Reply(_("Asked: the other players vote on it in the channel."))
+    await _show_takeback(bot, interaction, asked, view)
     return Reply(_("Done: nobody else had to agree."))
+
+
+async def _show_takeback(bot: Any, interaction: Interaction, asked: TakebackView,
+                         view: TurnView) -> None:
+    """An accepted take-back changed the game: its card shows the board as it was
+    before the move, at once; the change counts as posted once the card has it."""
+    if asked.state != "accepted" or view.status == "lobby":
+        return
+    with public(view):
+        last = taken_back(asked)
+    await bot.actions.show_change(interaction, view, last)
 
 
 async def _post(bot: Any, view: TurnView, content: str, row: discord.ui.View | None,
@@ -116,6 +122,7 @@ async def answer(bot: Any, interaction: Interaction, action: str, game_id: int,
     """Accept, refuse or withdraw; the vote's message is edited to its new state."""
     place = await bot.actions.place_of(interaction, game_id)
     user, service = who(interaction), bot.service
+    decided_now = True  # False: decided meanwhile, its change shown by whoever decided it
     try:
         if action == "drop":
             voted: TakebackView = await service.withdraw_takeback(place, user, seq)
@@ -127,10 +134,12 @@ async def answer(bot: Any, interaction: Interaction, action: str, game_id: int,
         found = await service.takeback_of(game_id, seq)
         if found is None or not found.decided:
             raise
-        voted = found  # decided meanwhile: the message shows how, and loses its buttons
+        voted, decided_now = found, False  # the message shows how, and loses its buttons
     view = voted.view or await service.status(place, None, game_id)
     if voted.decided:
         await service.forget_vote_message(VoteMessage(game_id, "takeback", str(seq), "", ""))
+        if decided_now:
+            await _show_takeback(bot, interaction, voted, view)
     with public(view):
         return in_language(Reply(takeback_text(voted, view), edit=True,
                                  components=takeback_row(voted) or discord.ui.View()))
@@ -164,14 +173,18 @@ def _undone_lines(asked: TakebackView) -> list[str]:
     return lines
 
 
+def taken_back(asked: TakebackView) -> str:
+    """What an accepted take-back did, in one line (the vote's message and the card)."""
+    return _("↩️ {name}'s move in game #{game} was taken back: every other player "
+             "accepted.").format(name=f"**{safe_name(asked.proposer)}**", game=asked.game_id)
+
+
 def takeback_text(asked: TakebackView, view: TurnView) -> str:
     """The vote's message, in the language spoken: what the move was and what goes, who
     accepted, and once decided, how."""
     who_asks = f"**{safe_name(asked.proposer)}**"
     if asked.state == "accepted":
-        head = _("↩️ {name}'s move in game #{game} was taken back: every other player "
-                 "accepted.").format(name=who_asks, game=asked.game_id)
-        return text.clip(f"{head}\n{text.next_line(view)}")
+        return text.clip(f"{taken_back(asked)}\n{text.next_line(view)}")
     if asked.state == "refused":
         return _("❌ {name} refused: {proposer}'s move in game #{game} stays as it was "
                  "played.").format(name=f"**{safe_name(asked.refused_by or '?')}**",
@@ -222,6 +235,13 @@ def expel_row(view: TurnView) -> discord.ui.View | None:
     return ui
 
 
+def expelled(view: TurnView, target: str) -> str:
+    """The outcome of a carried vote to expel, in one line (its message and the card)."""
+    return _("🗳️ {name} was expelled from game #{game} by a vote of the other players. "
+             "Their figures stay on the board and score nothing more.").format(
+        name=f"**{safe_name(target)}**", game=view.game_id)
+
+
 def expel_text(view: TurnView, target: str) -> str:
     """The expel vote's message for the game as it is now: open (who voted, how many
     are needed, when it closes), or how it ended."""
@@ -230,9 +250,7 @@ def expel_text(view: TurnView, target: str) -> str:
     if vote is None or vote.target != target:
         out = next((s for s in view.seats if s.name == target and s.expelled), None)
         if out is not None:
-            said = _("🗳️ {name} was expelled from game #{game} by a vote of the other "
-                     "players. Their figures stay on the board and score nothing more."
-                     ).format(name=name, game=view.game_id)
+            said = expelled(view, target)
             nxt = text.next_line(view)
             return text.clip(f"{said}\n{nxt}" if nxt else said)
         return _("🗳️ The vote to expel {name} from game #{game} is over: they were not "
@@ -264,9 +282,16 @@ async def expel(bot: Any, interaction: Interaction, game_id: int, target_id: str
         view = before  # closed meanwhile: the message shows how, and loses its button
     else:
         view = await bot.service.vote_expel(place, user, target_id)
-    if view.expel_vote is None or view.expel_vote.target_id != target_id:
+    over = view.expel_vote is None or view.expel_vote.target_id != target_id
+    if over:
         await bot.service.forget_vote_message(VoteMessage(game_id, "expel", target_id, "",
                                                           ""))
+    if view is not before:
+        # The card shows the votes so far, or the player expelled and who acts now.
+        out = over and any(s.user_id == target_id and s.expelled for s in view.seats)
+        with public(view):
+            last = expelled(view, target) if out else text.move_lines(view)
+        await bot.actions.show_change(interaction, view, last)
     with public(view):
         return in_language(Reply(expel_text(view, target), edit=True,
                                  components=expel_row(view) or discord.ui.View()))

@@ -16,10 +16,11 @@ from carca_bot.engine.moves import Draw, EndTurn
 from carca_bot.i18n import PSEUDO, speaking
 from carca_bot.i18n.pseudo import untranslated
 from carca_bot.service import GameOptions, User, model
+from tests.bot.cards import assert_card_reply, card_requests, pings
 from tests.bot.conftest import ANA, BEN, BotHarness
 from tests.bot.fake_discord import Request
 from tests.bot.spoken import shown
-from tests.bot.test_lobby import assert_private_refusal, assert_public_reply, followups, lobby
+from tests.bot.test_lobby import assert_private_refusal, followups, lobby
 from tests.bot.test_turns import choices, place_of
 from tests.service.ai_helpers import Recording
 
@@ -88,8 +89,11 @@ async def test_a_spanish_game_names_its_ai_in_spanish(h: BotHarness) -> None:
 
 async def test_hints_are_refused_when_off_or_not_yours(h: BotHarness) -> None:
     await lobby(h, BEN)
-    post = assert_public_reply(await h.command(ANA, "start"))
-    first, second = (ANA, BEN) if f"<@{ANA[0]}>" in post.content else (BEN, ANA)
+    shown = assert_card_reply(await h.command(ANA, "start"))
+    view = await h.bot.service.status(place_of(h))
+    assert view.deciding is not None
+    first, second = (ANA, BEN) if view.deciding.user_id == str(ANA[0]) else (BEN, ANA)
+    assert shown.ping is not None and shown.ping.content.startswith(f"<@{first[0]}>")
     assert_private_refusal(await h.command(first, "/carc-hint"), "hints are off in this game")
     assert_private_refusal(await h.command((999, "Zed"), "/carc-hint"), "not")
     assert await h.bot.service.hints_of(place_of(h)) == []
@@ -148,7 +152,7 @@ async def test_a_solo_game_against_an_ai_to_the_end(h: BotHarness) -> None:
     await lobby(h)
     private(await ai(h, ANA, "add", level="strong"))
     start = len(h.fake.requests)
-    assert_public_reply(await h.command(ANA, "start"))
+    assert_card_reply(await h.command(ANA, "start"))
     rng = random.Random(5)
     for _ in range(200):
         await h.bot.service.wait_for_ai()
@@ -163,19 +167,66 @@ async def test_a_solo_game_against_an_ai_to_the_end(h: BotHarness) -> None:
             continue
         assert legal.must == "place", legal.must
         x, y, rot = rng.choice(legal.placements)
-        assert_public_reply(await h.command(ANA, "place", square=f"{x},{y}", rotation=rot,
-                                            confirm=True))
+        assert_card_reply(await h.command(ANA, "place", square=f"{x},{y}", rotation=rot,
+                                          confirm=True))
     view = await h.bot.service.status(place_of(h))
     assert view.finished and view.outcome == "complete"
-    # Every AI move was posted in the channel, none twice, none left owed.
+    # Every AI move went on the card (one game, one card), none left owed; Ana was
+    # pinged at most once per turn of hers.
     assert await h.bot.service.pending_posts() == []
-    channel_posts = [r for r in h.fake.since(start) if r.method == "POST"
-                     and "/channels/" in r.path and r.path.endswith("/messages")]
-    assert channel_posts, "the AI's moves were never posted"
+    sent = h.fake.since(start)
+    cards = card_requests(sent)
+    assert len({r.path.rsplit("/messages", 1)[0] for r in cards}) == 1
+    assert len([r for r in cards if r.method == "POST"]) == 1
     record = await h.bot.service.export(place_of(h))
     ai_turns = [a for a in record["actions"] if a.get("by") == "AI (strong)"]
+    ana_turns = [a for a in record["actions"] if a.get("by") == "Ana"]
     assert len(ai_turns) > 20
-    assert len(channel_posts) <= len(ai_turns)
+    assert len(ai_turns) <= len(cards) <= len(ai_turns) + len(ana_turns) + 1
+    assert len(pings(sent)) <= len(ana_turns) + 1
+
+
+async def test_an_ai_move_goes_on_the_card_and_pings_the_next_human_once(
+        h: BotHarness) -> None:
+    """Ana, Ben and an AI: after a human's move and the AI's answer, the card shows the
+    AI's move at once (the service hook, not the owed-post catch-up), the change is
+    posted, and the human after the AI is pinged once."""
+    h.bot.service.on_public_change = public_change_hook(h.bot)
+    await lobby(h, BEN)
+    private(await ai(h, ANA, "add", level="easy"))
+    assert_card_reply(await h.command(ANA, "start"))
+    players = {str(p[0]): p for p in (ANA, BEN)}
+    checked = 0
+    for _ in range(6):
+        await h.bot.service.wait_for_ai()
+        await h.settle()
+        view = await h.bot.service.status(place_of(h))
+        assert view.deciding is not None and view.deciding.user_id in players
+        mover = players[view.deciding.user_id]
+        legal = await choices(h, mover)
+        if legal.must != "place":
+            break
+        x, y, rot = legal.placements[0]
+        start = len(h.fake.requests)
+        assert_card_reply(await h.command(mover, "place", square=f"{x},{y}", rotation=rot,
+                                          confirm=True))
+        await h.bot.service.wait_for_ai()
+        await h.settle()
+        after = await h.bot.service.status(place_of(h))
+        assert after.deciding is not None
+        record = await h.bot.service.export(place_of(h))
+        if record["actions"][-1].get("by") != "AI (easy)":
+            continue  # the next player was human: no AI move this time
+        checked += 1
+        sent = h.fake.since(start)
+        cards = card_requests(sent)
+        assert len(cards) == 2 and all(r.method == "PATCH" for r in cards), cards
+        assert f"▶ **{after.deciding.name}**" in cards[-1].text
+        assert await h.bot.service.pending_posts() == []  # posted, nothing owed
+        told = [p for p in pings(sent)
+                if f"<@{after.deciding.user_id}>" in p.content]
+        assert len(told) == 1, [p.content for p in pings(sent)]
+    assert checked >= 2
 
 
 def test_a_hint_to_draw_reads_as_advice() -> None:

@@ -3,13 +3,17 @@ vacation command, the `/carc games` dashboard and the clock options of `/carc cr
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
+
+import pytest
 
 from carca_bot.bot.votes import ask_button, post_vote, settle_votes
 from carca_bot.i18n import PSEUDO
 from carca_bot.service import GameOptions, User, Where
 from carca_bot.service.clocks import DAY, HOUR
 from carca_bot.service.model import clock_rules
+from tests.bot.cards import assert_card_reply, card_requests, pings
 from tests.bot.conftest import ANA, BEN, CY, BotHarness, start_bot
 from tests.bot.fake_discord import APP_ID, GUILD_ID, Interactions, Request
 from tests.bot.outgoing import assert_clean
@@ -22,8 +26,10 @@ from tests.bot.test_lobby import (
     followups,
     lobby,
 )
+from tests.bot.test_outbox import card_change
 from tests.bot.test_pseudo_locale import leaks, pseudo_bot
 from tests.bot.test_turns import place_of
+from tests.service.ai_helpers import Recording
 from tests.service.helpers import Clock
 
 Player = tuple[int, str]
@@ -44,7 +50,7 @@ def user(p: Player) -> User:
 
 async def three_players(h: BotHarness) -> None:
     await lobby(h, BEN, CY)
-    assert_public_reply(await h.command(ANA, "start"))
+    assert_card_reply(await h.command(ANA, "start"))
 
 
 async def to_act(h: BotHarness) -> Player:
@@ -114,6 +120,124 @@ async def test_a_take_back_accepted_by_everyone_undoes_the_move(harness: BotHarn
     assert await h.bot.service.export(place_of(h)) == before
     assert await to_act(h) == mover
     assert_clean(requests, pinged=[mover[0]])
+    # The card shows the board as it was before the move, at once (not left to the
+    # owed-post catch-up), the mover to act again and pinged; nothing is owed.
+    game = (await h.bot.service.status(place_of(h))).game_id
+    saved = await h.bot.service.game_messages(game)
+    (card,) = card_requests(requests)
+    assert card.method == "PATCH" and card.path.endswith(f"/messages/{saved.card_id}")
+    assert f"▶ **{mover[1]}**" in card.text and card.files
+    (ping,) = pings(requests)
+    assert ping.content.startswith(f"<@{mover[0]}>")
+    assert await h.bot.service.pending_posts() == []
+
+
+async def test_an_accepted_take_back_stays_owed_while_the_card_is_refused(
+        harness: BotHarness) -> None:
+    h = harness
+    await three_players(h)
+    mover = await move(h)
+    _, ids = await ask(h, mover)
+    first, second = [p for p in (ANA, BEN, CY) if p != mover]
+    await h.click(first, ids["yes"])
+    game = (await h.bot.service.status(place_of(h))).game_id
+    await asyncio.wait_for(h.bot.caught_up.wait(), 10)  # the start-up delivery is over
+    h.fake.fail_when.extend([(card_change, 403)] * 2)  # the edit, then a new card
+    requests = await h.click(second, ids["yes"])
+    (edit,) = edits(requests)
+    assert "was taken back" in edit.json["content"]
+    assert [r.method for r in card_requests(requests)] == ["PATCH", "POST"]  # both refused
+    assert not pings(requests)  # the turn is not announced before the card shows it
+    (owed,) = await h.bot.service.pending_posts()  # the card did not get it: still owed
+    assert owed.game_id == game
+    assert await h.bot.deliver_pending(min_age=0.0) == 1
+    assert await h.bot.service.pending_posts() == []
+
+
+async def test_the_mover_is_offered_the_take_back_privately(harness: BotHarness) -> None:
+    h = harness
+    await three_players(h)
+    mover = await to_act(h)
+    legal = await h.bot.service.legal_moves(place_of(h), user(mover))
+    x, y, rot = legal.placements[0]
+    shown = assert_card_reply(await h.command(mover, "place", square=f"{x},{y}",
+                                              rotation=rot, confirm=True))
+    game = (await h.bot.service.status(place_of(h))).game_id
+    assert shown.answer is not None and shown.answer.ephemeral
+    button = ask_button(game).item.custom_id
+    assert custom_ids(shown.answer) == [button]
+    assert button not in custom_ids(shown.card)  # only the mover sees it
+    requests = await h.click(mover, str(button), ephemeral=True)
+    (post,) = channel_posts(requests, h.make.channel_id)
+    assert "asks to take back their last move" in post.json["content"]
+    # Starting the game is no move of the starter's: nothing to take back is offered.
+    await h.bot.service.cancel(place_of(h), user(ANA), True)
+    await three_players_answer(h)
+
+
+async def test_the_take_back_is_offered_on_the_private_turn_message(
+        harness: BotHarness) -> None:
+    h = harness
+    await three_players(h)
+    mover = await to_act(h)
+    x, y, rot = (await h.bot.service.legal_moves(place_of(h), user(mover))).placements[0]
+    await h.command(mover, "place", square=f"{x},{y}", rotation=rot)  # the private preview
+    view = await h.bot.service.status(place_of(h), str(mover[0]))
+    requests = await h.click(mover, f"carc:confirm:{view.game_id}:{view.version}",
+                             ephemeral=True)
+    (done,) = edits(requests)  # the turn message, replaced by the answer and the offer
+    assert "is up to date" in done.content
+    assert custom_ids(done) == [ask_button(view.game_id).item.custom_id]
+    assert len(card_requests(requests)) == 1
+
+
+async def test_a_take_back_nobody_has_to_accept_shows_on_the_card(
+        harness: BotHarness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ana with an AI seat (Ben resigned): nobody votes, the move is taken back at once,
+    and the card shows it."""
+    h, service = harness, harness.bot.service
+    service.thinker = Recording()
+    await lobby(h, BEN)
+    await service.add_ai(place_of(h), user(ANA), "easy", "AI (easy)")
+    assert_card_reply(await h.command(ANA, "start"))
+    await service.resign(place_of(h), user(BEN))
+    await service.wait_for_ai()
+    await h.settle()
+    assert await to_act(h) == ANA
+    monkeypatch.setattr(service, "_wake_ai", lambda game_id: None)  # the AI waits
+    x, y, rot = (await service.legal_moves(place_of(h), user(ANA))).placements[0]
+    assert_card_reply(await h.command(ANA, "place", square=f"{x},{y}", rotation=rot,
+                                      confirm=True))
+    requests = await h.command(ANA, "/carc-takeback")
+    (told,) = followups(requests)
+    assert told.ephemeral and "nobody else had to agree" in told.content
+    (card,) = card_requests(requests)
+    assert "▶ **Ana**" in card.text and "was taken back" in card.text
+    assert await to_act(h) == ANA
+    assert await service.pending_posts() == []
+
+
+async def three_players_answer(h: BotHarness) -> None:
+    await lobby(h, BEN, CY)
+    shown = assert_card_reply(await h.command(ANA, "start"))
+    assert shown.answer is not None and custom_ids(shown.answer) == []
+
+
+async def test_a_move_on_the_card_closes_an_overtaken_vote(harness: BotHarness) -> None:
+    h = harness
+    await three_players(h)
+    mover = await move(h)
+    await ask(h, mover)
+    game = (await h.bot.service.status(place_of(h))).game_id
+    (remembered,) = await h.bot.service.vote_messages(game)
+    nxt = await to_act(h)
+    x, y, rot = (await h.bot.service.legal_moves(place_of(h), user(nxt))).placements[0]
+    requests = await h.command(nxt, "place", square=f"{x},{y}", rotation=rot, confirm=True)
+    assert_card_reply(requests)
+    (closed,) = [r for r in requests if r.method == "PATCH" and r.path.endswith(
+        f"/messages/{remembered.message_id}")]
+    assert "the game moved on" in closed.json["content"] and closed.json["components"] == []
+    assert await h.bot.service.vote_messages(game) == []
 
 
 async def test_one_refusal_closes_the_vote(harness: BotHarness) -> None:
@@ -247,11 +371,47 @@ async def test_the_others_vote_a_late_player_out_with_the_button(harness: BotHar
     (edit,) = edits(await h.click(first, button))
     assert "Votes: 1 of 2 needed" in edit.json["content"]
     assert_private_refusal(await h.click(first, button), "already voted")
-    (edit,) = edits(await h.click(second, button))
+    requests = await h.click(second, button)
+    (edit,) = edits(requests)
     assert "was expelled from game" in edit.json["content"]
     assert edit.json["components"] == []
     view = await h.bot.service.status(place_of(h))
     assert next(s for s in view.seats if s.user_id == str(late[0])).expelled
+    # The card shows it at once, the next player pinged; nothing is owed.
+    assert view.deciding is not None and view.deciding.user_id != str(late[0])
+    (card,) = card_requests(requests)
+    assert f"**{late[1]}** 0 · expelled" in card.text
+    assert f"▶ **{view.deciding.name}**" in card.text
+    (ping,) = pings(requests)
+    assert ping.content.startswith(f"<@{view.deciding.user_id}>")
+    assert await h.bot.service.pending_posts() == []
+
+
+async def test_an_expulsion_that_ends_the_game_shows_its_end(harness: BotHarness) -> None:
+    """Two players: the one on time votes the late one out, which ends the game: the
+    card shows the result and the end-of-game post goes out at once."""
+    h, clock = harness, Clock()
+    h.bot.service.clock = clock
+    await h.bot.service.create(place_of(h), user(ANA), GameOptions(
+        seed=4, clock=clock_rules(VOTE)))
+    await h.bot.service.join(place_of(h), user(BEN))
+    await h.bot.service.start(place_of(h), user(ANA))
+    late = await to_act(h)
+    clock.now += HOUR
+    (report,) = await h.bot.service.check_timers()
+    await post_vote(h.bot, report)
+    other = BEN if late == ANA else ANA
+    requests = await h.click(other, f"carcv:expel:{report.game_id}:{late[0]}")
+    (edit,) = edits(requests)
+    assert "was expelled from game" in edit.json["content"]
+    view = await h.bot.service.status(place_of(h))
+    assert view.finished
+    (card,) = card_requests(requests)
+    assert "expelled" in card.text
+    (final,) = [r for r in channel_posts(requests, h.make.channel_id) if not r.v2]
+    assert other[1] in final.content and final.files
+    assert not pings(requests)
+    assert await h.bot.service.pending_posts() == []
 
 
 async def test_an_expel_vote_closes_after_a_day(harness: BotHarness) -> None:
@@ -434,6 +594,15 @@ async def test_every_new_message_is_translated(pseudo_bot: BotHarness) -> None:
     await ask(h, await move(h))
     await move(h)
     assert await settle_votes(h.bot, game) == 1
+    # A move by command (its private answer offers the take-back), taken back: the card.
+    mover = await to_act(h)
+    x, y, rot = (await h.bot.service.legal_moves(place_of(h), user(mover))).placements[0]
+    answer = assert_card_reply(await h.command(mover, "place", square=f"{x},{y}",
+                                               rotation=rot, confirm=True)).answer
+    assert answer is not None and custom_ids(answer) == [ask_button(game).item.custom_id]
+    _, ids = await ask(h, mover)
+    voter = next(p for p in (first, second) if p != mover)
+    assert card_requests(await h.click(voter, ids["yes"]))
     await h.click(BEN, f"carcv:games:1:{ANA[0]}")
     sent = h.fake.since(start)
     assert leaks(sent) == []
