@@ -49,6 +49,7 @@ from carca_bot.service import (
     Where,
 )
 from carca_bot.words import say
+from carca_bot.workers import PoolError
 
 if TYPE_CHECKING:
     from carca_bot.bot.client import CarcaBot
@@ -267,9 +268,17 @@ class Actions:
         if reply.your_tile is not None:
             jobs.append(("your-tile.png", _("Your tile and where it fits"),
                          self.bot.render_your_tile(*reply.your_tile, language=language)))
-        # One render thread each.
-        images = await asyncio.gather(*(job for _name, _about, job in jobs))
+        # One render thread (or worker) each.
+        images = await asyncio.gather(*(job for _name, _about, job in jobs),
+                                      return_exceptions=True)
         for (name, description, _job), png in zip(jobs, images, strict=True):
+            if isinstance(png, PoolError):  # the worker processes are overloaded
+                log.warning("picture %s left out: %s", name, png)
+                if not reply.notes or reply.notes[-1] != busy_note():
+                    reply.notes.append(busy_note())
+                continue
+            if isinstance(png, BaseException):
+                raise png
             files.append(discord.File(io.BytesIO(png), filename=name, description=description))
         if reply.picture is not None:
             name, description, png = reply.picture
@@ -811,6 +820,12 @@ class Actions:
             lines.append(_("• no points scored yet"))
         return Reply(text.clip("\n".join(lines)),
                      components=page_row(view.game_id, page, pages))
+
+
+def busy_note() -> str:
+    """Said instead of a picture the worker processes had no time for."""
+    return _("(The picture is left out: the bot is busy drawing. `/carc board` shows it "
+             "in a moment.)")
 
 
 def _size(file: discord.File) -> int:

@@ -39,7 +39,7 @@ class Bot(Protocol):
     def actions(self) -> Actions: ...
     @property
     def service(self) -> GameService: ...
-    async def deliver_pending(self, min_age: float = ...) -> int: ...
+    async def deliver_pending(self, min_age: float = ..., game_id: int | None = ...) -> int: ...
 
 # The levels by name, as players read them (`AI_LEVELS` are the service's codes).
 LEVEL_NAMES = {"random": N_("random"), "greedy": N_("greedy"), "easy": N_("easy"),
@@ -179,8 +179,9 @@ def public_change_hook(bot: Bot) -> Callable[[int, int], Awaitable[None]]:
     The service calls it after storing a change it made itself (an AI seat's move),
     `after` being the game's version before it. The post of the change before (a
     player's move, which their own command is still posting) is waited for first, so
-    the catch-up post holds only the new moves; then the owed posts go out as the timer
-    loop would send them. One delivery at a time, so no owed post goes out twice.
+    the catch-up post holds only the new moves; then the game's owed post goes out as
+    the timer loop would send it (other games' posts are left to their own commands and
+    the timer loop). One delivery at a time, so no owed post goes out twice.
     """
     delivering = asyncio.Lock()
 
@@ -195,7 +196,7 @@ def public_change_hook(bot: Bot) -> Callable[[int, int], Awaitable[None]]:
             if owed.posted_version >= after:
                 break
             await asyncio.sleep(0.1)
-        async with delivering:
-            await bot.deliver_pending(min_age=0.0)
+        async with delivering:  # this game's only: another's may still be posting
+            await bot.deliver_pending(min_age=0.0, game_id=game_id)
 
     return on_public_change

@@ -342,14 +342,16 @@ class CarcaBot(discord.AutoShardedClient):
         except Exception:  # the next period tries again
             log.exception("delivering owed posts failed")
 
-    async def deliver_pending(self, min_age: float = OWED_POST_AGE) -> int:
+    async def deliver_pending(self, min_age: float = OWED_POST_AGE,
+                              game_id: int | None = None) -> int:
         """Post the committed changes a channel was not shown (a refused or lost post),
         oldest first; those only `min_age` seconds old are left to the command still
-        posting them. A failed send stays owed for the next period. Returns posts sent."""
+        posting them (`game_id`: that game's only). A failed send stays owed for the next
+        period. Returns posts sent."""
         sent = 0
         now = self.service.clock()
         for owed in await self.service.pending_posts():
-            if now - owed.since < min_age:
+            if now - owed.since < min_age or game_id not in (None, owed.game_id):
                 continue
             try:
                 catch = await self.service.events_since(owed.game_id, owed.posted_version)

@@ -62,6 +62,17 @@ async def test_a_refused_post_is_delivered_once_by_the_timer(harness: BotHarness
     assert len(harness.fake.channel_messages(CHANNEL)) == 2  # one card, one ping
 
 
+async def test_a_delivery_for_one_game_leaves_the_others_owed(harness: BotHarness) -> None:
+    """The AI's posting hook delivers its own game's post only: another game's owed post
+    may be one its command is still sending."""
+    await refused_move(harness)
+    game_id = (await harness.bot.service.status(place_of(harness))).game_id
+    assert await harness.bot.deliver_pending(min_age=0.0, game_id=game_id + 1) == 0
+    assert [p.game_id for p in await harness.bot.service.pending_posts()] == [game_id]
+    assert await harness.bot.deliver_pending(min_age=0.0, game_id=game_id) == 1
+    assert await harness.bot.service.pending_posts() == []
+
+
 async def test_a_post_owed_before_a_restart_is_delivered_once(tmp_path: Path) -> None:
     db = tmp_path / "bot.sqlite3"
     fake = FakeDiscord()  # outlives the first bot: the second one talks to the same "Discord"
