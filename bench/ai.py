@@ -2,7 +2,7 @@
 
     python bench/ai.py [--games 200] [--tables N] [--budget 2.0] [--iterations N]
                        [--procs 2] [--offset 0] [--pairings a:b ...]
-                       [--tables4 a:b a:b:c:d ...] [--mixes ...]
+                       [--tables4 a:b a:b:c:d ...] [--mixes ...] [--late N]
 
 A pairing `a:b` plays --games seeded 2-player games, a and b swapping seats on each
 seed (game 2k and 2k+1 share a seed), so both see the same tiles. A 4-player table
@@ -18,12 +18,16 @@ tile), median per level over all games. The strong level's budget per decision i
 --budget seconds and/or --iterations; with --iterations alone (`--budget 0`) a seeded
 game plays the same moves however loaded the machine is. Games run in --procs
 processes; --offset starts at another game number, so runs on different seeds add up.
+--late N first times the strong level alone on N late-game positions (15 tiles left)
+at the budget, with the iterations its search managed: under load, a time budget buys
+fewer iterations.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import statistics
 import sys
 import time
@@ -34,7 +38,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from carca_bot.ai.arena import Result, play_game
-from carca_bot.ai.players import LEVELS, Budget
+from carca_bot.ai.mcts import Search
+from carca_bot.ai.players import LEVELS, Budget, plan_turn
+from carca_bot.ai.sampling import public_copy
+from carca_bot.engine.game import Game, Phase
+from carca_bot.engine.moves import Draw
 from carca_bot.engine.setup import Setup
 
 MIXES: dict[str, frozenset[str]] = {
@@ -151,6 +159,44 @@ def _collect(results: list[Result], think: dict[str, list[float]]) -> None:
             think.setdefault(level, []).extend(times)
 
 
+def late_positions(count: int, mixes: Sequence[str], left: int = 15) -> list[tuple[Game, str]]:
+    """Late-game positions (`left` tiles in the pile) of greedy 2-player games, each
+    with the tile just drawn: where the strong level's search is costliest (a big board,
+    many placements)."""
+    out = []
+    for i in range(count):
+        seed = 20_000 + i
+        game = Game(Setup(("P0", "P1"), MIXES[mixes[i % len(mixes)]], seed=seed))
+        rng = random.Random(seed)
+        while not game.finished and not (game.phase is Phase.TILE and game.tiles_left <= left):
+            plan = plan_turn("greedy", game, None, rng)
+            if isinstance(plan[0], Draw):
+                plan = plan_turn("greedy", game, game.draw(), rng)
+            for move in plan:
+                game.push(move)
+        if not game.finished:
+            out.append((game, game.draw()))
+    return out
+
+
+def late_think(count: int, mixes: Sequence[str], budget: Budget) -> list[str]:
+    """The strong level's think time and search iterations on late-game positions."""
+    times: list[float] = []
+    lines = []
+    for game, tile in late_positions(count, mixes):
+        started = time.perf_counter()
+        search = Search(public_copy(game), tile, random.Random(1))
+        search.run(budget.seconds, budget.iterations)
+        took = time.perf_counter() - started
+        times.append(took)
+        lines.append(f"  {', '.join(sorted(game.setup.expansions)) or 'base':<58} tile "
+                     f"{tile:<6} {len(search.root.plans):>4} plans {search.iterations:>5} "
+                     f"iterations  {took * 1000:7.0f} ms")
+    lines.append(f"  strong on {len(times)} late positions: median "
+                 f"{statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms")
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
@@ -167,6 +213,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                              "play different seeds, so their counts add up")
     parser.add_argument("--pairings", nargs="*", default=list(PAIRINGS))
     parser.add_argument("--tables4", nargs="*", default=list(TABLES4))
+    parser.add_argument("--late", type=int, default=0,
+                        help="first time the strong level on this many late-game "
+                             "positions (15 tiles left), one at a time, at the budget")
     parser.add_argument("--mixes", nargs="*", default=list(MIXES),
                         help=f"expansion mixes, rotating: {', '.join(MIXES)}")
     args = parser.parse_args(argv)
@@ -189,6 +238,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"games per pairing {args.games}, per 4-player table {tables}, strong budget "
           f"{seconds} s and {args.iterations} iterations per decision, {args.procs} "
           f"processes, first game {args.offset}, mixes {' '.join(args.mixes)}", flush=True)
+    if args.late:
+        print(f"strong's think on late-game positions at {seconds} s / {args.iterations} "
+              "iterations:", flush=True)
+        print("\n".join(late_think(args.late, args.mixes, budget)), flush=True)
     with ProcessPoolExecutor(args.procs) as pool:
         for players, specs, count in ((2, args.pairings, args.games),
                                       (4, args.tables4, tables)):
