@@ -19,8 +19,8 @@ tile), median per level over all games. The strong level's budget per decision i
 game plays the same moves however loaded the machine is. Games run in --procs
 processes; --offset starts at another game number, so runs on different seeds add up.
 --late N first times the strong level alone on N late-game positions (15 tiles left)
-at the budget, with the iterations its search managed: under load, a time budget buys
-fewer iterations.
+at the budget, with the iterations its search managed (under load, a time budget buys
+fewer iterations), then medium and easy there, in wall and CPU time.
 """
 
 from __future__ import annotations
@@ -153,6 +153,16 @@ def _summary(name: str, first: str, results: list[Result], players: int,
             f"median {statistics.median(margins):+6.1f}  ({wall:.0f} s)")
 
 
+def _progress(spec: str, results: list[Result], wall: float) -> None:
+    """A running tally on stderr, so a long run stopped early still says something."""
+    first = spec.split(":")[0]
+    wins = sum(1 / len(r.winners()) for r in results
+               if r.levels.index(first) in r.winners())
+    low, high = wilson(wins, len(results))
+    print(f"  .. {spec} after {len(results)} games: {first} wins {wins / len(results):.1%} "
+          f"[{low:.1%}, {high:.1%}] ({wall:.0f} s)", file=sys.stderr, flush=True)
+
+
 def _collect(results: list[Result], think: dict[str, list[float]]) -> None:
     for res in results:
         for level, times in res.think.items():
@@ -180,20 +190,32 @@ def late_positions(count: int, mixes: Sequence[str], left: int = 15) -> list[tup
 
 
 def late_think(count: int, mixes: Sequence[str], budget: Budget) -> list[str]:
-    """The strong level's think time and search iterations on late-game positions."""
-    times: list[float] = []
+    """Think time on late-game positions: the strong level (wall time, which the budget
+    bounds, and its search's iterations), then medium and easy (wall and CPU time:
+    their work is fixed by counts, so CPU time is their cost on an idle core)."""
+    wall: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
     lines = []
     for game, tile in late_positions(count, mixes):
-        started = time.perf_counter()
+        started, used = time.perf_counter(), time.process_time()
         search = Search(public_copy(game), tile, random.Random(1))
         search.run(budget.seconds, budget.iterations)
         took = time.perf_counter() - started
-        times.append(took)
+        wall.setdefault("strong", []).append(took)
+        cpu.setdefault("strong", []).append(time.process_time() - used)
         lines.append(f"  {', '.join(sorted(game.setup.expansions)) or 'base':<58} tile "
                      f"{tile:<6} {len(search.root.plans):>4} plans {search.iterations:>5} "
                      f"iterations  {took * 1000:7.0f} ms")
-    lines.append(f"  strong on {len(times)} late positions: median "
-                 f"{statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms")
+        for level in ("medium", "easy"):
+            started, used = time.perf_counter(), time.process_time()
+            plan_turn(level, game, tile, random.Random(1), budget)
+            wall.setdefault(level, []).append(time.perf_counter() - started)
+            cpu.setdefault(level, []).append(time.process_time() - used)
+    for level, times in wall.items():
+        lines.append(f"  {level:<7} on {len(times)} late positions: wall median "
+                     f"{statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} "
+                     f"ms; CPU median {statistics.median(cpu[level]) * 1000:.0f} ms, max "
+                     f"{max(cpu[level]) * 1000:.0f} ms")
     return lines
 
 
@@ -213,6 +235,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                              "play different seeds, so their counts add up")
     parser.add_argument("--pairings", nargs="*", default=list(PAIRINGS))
     parser.add_argument("--tables4", nargs="*", default=list(TABLES4))
+    parser.add_argument("--progress", type=int, default=0,
+                        help="print a running tally to stderr every this many games")
     parser.add_argument("--late", type=int, default=0,
                         help="first time the strong level on this many late-game "
                              "positions (15 tiles left), one at a time, at the budget")
@@ -239,7 +263,7 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"{seconds} s and {args.iterations} iterations per decision, {args.procs} "
           f"processes, first game {args.offset}, mixes {' '.join(args.mixes)}", flush=True)
     if args.late:
-        print(f"strong's think on late-game positions at {seconds} s / {args.iterations} "
+        print(f"think on late-game positions, strong at {seconds} s / {args.iterations} "
               "iterations:", flush=True)
         print("\n".join(late_think(args.late, args.mixes, budget)), flush=True)
     with ProcessPoolExecutor(args.procs) as pool:
@@ -249,7 +273,11 @@ def main(argv: Sequence[str] | None = None) -> None:
                 levels = spec.split(":")
                 jobs = _jobs(levels, players, count, args.mixes, budget, args.offset)
                 started = time.perf_counter()
-                results = list(pool.map(_one, jobs))
+                results = []
+                for result in pool.map(_one, jobs):
+                    results.append(result)
+                    if args.progress and len(results) % args.progress == 0:
+                        _progress(spec, results, time.perf_counter() - started)
                 wall = time.perf_counter() - started
                 if len(levels) == 2:
                     print(_summary(spec, levels[0], results, players, think, wall), flush=True)

@@ -12,8 +12,9 @@ answer best for them by the light evaluation. The plan is worth the mean of the 
 evaluation after those answers.
 
 Costs are fixed by those constants, not by a clock, so medium's choice depends only on
-the position and the AI's seed. The answer leaves out tunnel tokens (they multiply the
-plans and rarely decide a reply), and a decision between drawing and placing the abbey
+the position and the AI's seed; a position with many plans looks at fewer plans and
+tiles (`shape`), so its cost stays near a plain one's. The answer leaves out tunnel
+tokens (they multiply the plans and rarely decide a reply), and a decision between drawing and placing the abbey
 keeps its one-ply ranking (what follows a draw is a tile of one's own, not a reply).
 Only the next player answers: at a table of four that is the one answer sure to come
 before the player's own next turn.
@@ -34,6 +35,16 @@ from carca_bot.engine.moves import Draw, PlaceToken
 WIDTH = 4  # plans kept from the one-decision ranking
 TILES = 4  # tiles sampled for the next player's answer to each plan
 SLACK = 12.0  # points behind the best one-ply plan beyond which a plan is not looked at
+WORK = 1600  # answers x plans per answer (estimated by the plans open now) at most
+
+
+def shape(options: int, width: int = WIDTH, tiles: int = TILES,
+          work: int = WORK) -> tuple[int, int]:
+    """How many plans to look at and tiles to answer, so a crowded position (every
+    expansion, tunnel tokens, many figure kinds) costs about what a plain one does."""
+    answers = max(1, work // max(1, options))
+    tiles = min(tiles, max(1, answers // width))
+    return min(width, max(1, answers // tiles)), tiles
 
 
 def medium(game: Game, options: list[Plan], rng: random.Random, width: int = WIDTH,
@@ -43,6 +54,8 @@ def medium(game: Game, options: list[Plan], rng: random.Random, width: int = WID
     assert player is not None
     ranked = scored(game, options, False, rng, draws=3)
     seeds = [rng.getrandbits(32) for _ in range(tiles)]
+    width, tiles = shape(len(options), width, tiles)
+    seeds = seeds[:tiles]
     if any(isinstance(plan[0], Draw) for _, plan in ranked):
         return ranked[0][1]
     top = ranked[0][0]

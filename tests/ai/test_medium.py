@@ -66,3 +66,13 @@ def test_medium_leaves_the_game_as_it_found_it_and_repeats_itself() -> None:
              dict(game.supply))
     assert after == before
     assert reply.medium(game, options, random.Random(3)) == first
+
+
+def test_a_crowded_position_looks_at_fewer_answers() -> None:
+    """The cost stays bounded: plans looked at x tiles x plans stays near `WORK`."""
+    assert reply.shape(80) == (reply.WIDTH, reply.TILES)
+    for options in (150, 300, 600, 2000, 10_000):
+        width, tiles = reply.shape(options)
+        assert width >= 1 and tiles >= 1
+        assert width * tiles * options <= max(reply.WORK, options)
+    assert reply.shape(300) == (4, 1) and reply.shape(600) == (2, 1)
