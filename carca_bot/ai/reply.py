@@ -15,9 +15,9 @@ Costs are fixed by those constants, not by a clock, so medium's choice depends o
 the position and the AI's seed; a position with many plans looks at fewer plans and
 tiles (`shape`), so its cost stays near a plain one's. The answer leaves out tunnel
 tokens (they multiply the plans and rarely decide a reply), and a decision between
-drawing and placing the abbey keeps its one-ply ranking (what follows a draw is a tile of one's own, not a reply).
-Only the next player answers: at a table of four that is the one answer sure to come
-before the player's own next turn.
+drawing and placing the abbey keeps its one-ply ranking (what follows a draw is a tile
+of one's own, not a reply). Only the next player answers: at a table of four that is
+the one answer sure to come before the player's own next turn.
 """
 
 from __future__ import annotations
