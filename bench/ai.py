@@ -1,23 +1,33 @@
 """AI levels against each other: win rates with Wilson 95% intervals, margins, think time.
 
-    python bench/ai.py [--games 200] [--budget 2.0] [--procs 2] [--pairings ...]
-                       [--tables4 ...] [--mixes rotate]
+    python bench/ai.py [--games 200] [--tables N] [--budget 2.0] [--iterations N]
+                       [--procs 2] [--offset 0] [--pairings a:b ...]
+                       [--tables4 a:b a:b:c:d ...] [--mixes ...] [--late N]
 
 A pairing `a:b` plays --games seeded 2-player games, a and b swapping seats on each
 seed (game 2k and 2k+1 share a seed), so both see the same tiles. A 4-player table
-`a:b` seats one `a` against three `b`, the seat of `a` rotating. A game's winner has
-the highest score; a shared win counts as that fraction of a win. Margin: the first
+`a:b` seats one `a` against three `b`, the seat of `a` rotating; a table `a:b:c:d`
+seats four levels, mixed, their seats rotating from game to game. A game's winner has
+the highest score; a shared win counts as that fraction of a win. Tables print each
+level's win share (a fair share is 25%) with its Wilson interval and its mean place
+(1 = first, shared places averaged) with a 95% normal interval. Margin: the first
 level's score minus the best (2 players) or the mean (tables) of the others'.
 Expansion mixes rotate over the games (--mixes), so every pairing sees them all.
 Think time: wall time of one action (the draw-or-abbey choice and the plan of the
-tile), median per level over all games. --budget is the strong level's seconds per
-decision. Games run in --procs processes.
+tile), median per level over all games. The strong level's budget per decision is
+--budget seconds and/or --iterations; with --iterations alone (`--budget 0`) a seeded
+game plays the same moves however loaded the machine is. Games run in --procs
+processes; --offset starts at another game number, so runs on different seeds add up.
+--late N first times the strong level alone on N late-game positions (15 tiles left)
+at the budget, with the iterations its search managed (under load, a time budget buys
+fewer iterations), then medium and easy there, in wall and CPU time.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import statistics
 import sys
 import time
@@ -28,7 +38,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from carca_bot.ai.arena import Result, play_game
-from carca_bot.ai.players import LEVELS, Budget
+from carca_bot.ai.mcts import Search
+from carca_bot.ai.players import LEVELS, Budget, plan_turn
+from carca_bot.ai.sampling import public_copy
+from carca_bot.engine.game import Game, Phase
+from carca_bot.engine.moves import Draw
 from carca_bot.engine.setup import Setup
 
 MIXES: dict[str, frozenset[str]] = {
@@ -41,8 +55,8 @@ MIXES: dict[str, frozenset[str]] = {
 }
 PAIRINGS = ("strong:random", "strong:greedy", "greedy:random", "easy:greedy",
             "medium:easy", "strong:medium")
-TABLES4 = ("strong:medium", "medium:greedy")
-Job = tuple[tuple[str, ...], str, int, float | None]  # levels, mix, seed, budget
+TABLES4 = ("strong:medium", "medium:easy", "strong:medium:easy:greedy")
+Job = tuple[tuple[str, ...], str, int, Budget]  # levels, mix, seed, strong's budget
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -56,21 +70,67 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _one(args: Job) -> Result:
-    levels, mix, seed, seconds = args
+    levels, mix, seed, budget = args
     players = tuple(f"P{i}" for i in range(len(levels)))
     setup = Setup(players, MIXES[mix], seed=seed)
-    return play_game(setup, levels, seed, Budget(seconds=seconds))
+    return play_game(setup, levels, seed, budget)
 
 
-def _jobs(first: str, other: str, players: int, games: int, mixes: Sequence[str],
-          budget: float) -> list[Job]:
+def _jobs(spec: list[str], players: int, games: int, mixes: Sequence[str],
+          budget: Budget, offset: int = 0) -> list[Job]:
+    """The seeded games of one pairing or table (see the module's docstring)."""
     jobs: list[Job] = []
-    for g in range(games):
+    for g in range(offset, offset + games):
         seed = g // 2 if players == 2 else g
         seat = g % players
-        levels = tuple(first if s == seat else other for s in range(players))
+        if len(spec) == players:  # every seat its own level, rotating
+            levels = tuple(spec[(s + seat) % players] for s in range(players))
+        else:
+            first, other = spec
+            levels = tuple(first if s == seat else other for s in range(players))
         jobs.append((levels, mixes[seed % len(mixes)], 10_000 + seed, budget))
     return jobs
+
+
+def places(scores: list[int]) -> list[float]:
+    """Each seat's place, 1 for the highest score; tied seats share the mean place."""
+    out = []
+    for score in scores:
+        above = sum(1 for s in scores if s > score)
+        tied = sum(1 for s in scores if s == score)
+        out.append(above + (tied + 1) / 2)
+    return out
+
+
+def _table_summary(name: str, results: list[Result], wall: float) -> list[str]:
+    """Per level at a 4-player table: its share of the wins and its mean place.
+
+    A level with k seats at each table counts per game (the wins of any of its seats,
+    the mean place of its seats), so its interval is over games, and its fair share of
+    the wins is k/4.
+    """
+    won: dict[str, list[float]] = {}
+    placed: dict[str, list[float]] = {}
+    seats: dict[str, int] = {}
+    for res in results:
+        winners = res.winners()
+        spots = places(res.scores)
+        for level in dict.fromkeys(res.levels):
+            mine = [seat for seat, lv in enumerate(res.levels) if lv == level]
+            seats[level] = len(mine)
+            won.setdefault(level, []).append(
+                sum(1 / len(winners) for seat in mine if seat in winners))
+            placed.setdefault(level, []).append(statistics.mean(spots[s] for s in mine))
+    n = len(results)
+    lines = [f"{name:<22} 4p n={n:<4} ({wall:.0f} s)"]
+    for level, got in won.items():
+        low, high = wilson(sum(got), n)
+        mean = statistics.mean(placed[level])
+        half = 1.96 * statistics.stdev(placed[level]) / math.sqrt(n) if n > 1 else math.nan
+        lines.append(f"    {level:<7} x{seats[level]} win share {sum(got) / n:6.1%} "
+                     f"[{low:5.1%}, {high:5.1%}] (fair {seats[level] / 4:.0%})  mean place "
+                     f"{mean:4.2f} [{mean - half:4.2f}, {mean + half:4.2f}]")
+    return lines
 
 
 def _summary(name: str, first: str, results: list[Result], players: int,
@@ -85,13 +145,78 @@ def _summary(name: str, first: str, results: list[Result], players: int,
         others = [s for i, s in enumerate(res.scores) if i != seat]
         rest = max(others) if players == 2 else statistics.mean(others)
         margins.append(res.scores[seat] - rest)
-        for level, times in res.think.items():
-            think.setdefault(level, []).extend(times)
+    _collect(results, think)
     n = len(results)
     low, high = wilson(wins, n)
     return (f"{name:<22} {players}p n={n:<4} {first} wins {wins / n:6.1%} "
             f"[{low:5.1%}, {high:5.1%}]  margin mean {statistics.mean(margins):+6.1f} "
             f"median {statistics.median(margins):+6.1f}  ({wall:.0f} s)")
+
+
+def _progress(spec: str, results: list[Result], wall: float) -> None:
+    """A running tally on stderr, so a long run stopped early still says something."""
+    first = spec.split(":")[0]
+    wins = sum(1 / len(r.winners()) for r in results
+               if r.levels.index(first) in r.winners())
+    low, high = wilson(wins, len(results))
+    print(f"  .. {spec} after {len(results)} games: {first} wins {wins / len(results):.1%} "
+          f"[{low:.1%}, {high:.1%}] ({wall:.0f} s)", file=sys.stderr, flush=True)
+
+
+def _collect(results: list[Result], think: dict[str, list[float]]) -> None:
+    for res in results:
+        for level, times in res.think.items():
+            think.setdefault(level, []).extend(times)
+
+
+def late_positions(count: int, mixes: Sequence[str], left: int = 15) -> list[tuple[Game, str]]:
+    """Late-game positions (`left` tiles in the pile) of greedy 2-player games, each
+    with the tile just drawn: where the strong level's search is costliest (a big board,
+    many placements)."""
+    out = []
+    for i in range(count):
+        seed = 20_000 + i
+        game = Game(Setup(("P0", "P1"), MIXES[mixes[i % len(mixes)]], seed=seed))
+        rng = random.Random(seed)
+        while not game.finished and not (game.phase is Phase.TILE and game.tiles_left <= left):
+            plan = plan_turn("greedy", game, None, rng)
+            if isinstance(plan[0], Draw):
+                plan = plan_turn("greedy", game, game.draw(), rng)
+            for move in plan:
+                game.push(move)
+        if not game.finished:
+            out.append((game, game.draw()))
+    return out
+
+
+def late_think(count: int, mixes: Sequence[str], budget: Budget) -> list[str]:
+    """Think time on late-game positions: the strong level (wall time, which the budget
+    bounds, and its search's iterations), then medium and easy (wall and CPU time:
+    their work is fixed by counts, so CPU time is their cost on an idle core)."""
+    wall: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
+    lines = []
+    for game, tile in late_positions(count, mixes):
+        started, used = time.perf_counter(), time.process_time()
+        search = Search(public_copy(game), tile, random.Random(1))
+        search.run(budget.seconds, budget.iterations)
+        took = time.perf_counter() - started
+        wall.setdefault("strong", []).append(took)
+        cpu.setdefault("strong", []).append(time.process_time() - used)
+        lines.append(f"  {', '.join(sorted(game.setup.expansions)) or 'base':<58} tile "
+                     f"{tile:<6} {len(search.root.plans):>4} plans {search.iterations:>5} "
+                     f"iterations  {took * 1000:7.0f} ms")
+        for level in ("medium", "easy"):
+            started, used = time.perf_counter(), time.process_time()
+            plan_turn(level, game, tile, random.Random(1), budget)
+            wall.setdefault(level, []).append(time.perf_counter() - started)
+            cpu.setdefault(level, []).append(time.process_time() - used)
+    for level, times in wall.items():
+        lines.append(f"  {level:<7} on {len(times)} late positions: wall median "
+                     f"{statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} "
+                     f"ms; CPU median {statistics.median(cpu[level]) * 1000:.0f} ms, max "
+                     f"{max(cpu[level]) * 1000:.0f} ms")
+    return lines
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -100,10 +225,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--tables", type=int, default=None,
                         help="games per 4-player table (default: --games)")
     parser.add_argument("--budget", type=float, default=2.0,
-                        help="the strong level's seconds per decision")
+                        help="the strong level's seconds per decision (0: no time limit)")
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="the strong level's iterations per decision (a cap beside "
+                             "--budget; with --budget 0 the only limit: reproducible)")
     parser.add_argument("--procs", type=int, default=2)
+    parser.add_argument("--offset", type=int, default=0,
+                        help="number of the first game (even): runs with different offsets "
+                             "play different seeds, so their counts add up")
     parser.add_argument("--pairings", nargs="*", default=list(PAIRINGS))
     parser.add_argument("--tables4", nargs="*", default=list(TABLES4))
+    parser.add_argument("--progress", type=int, default=0,
+                        help="print a running tally to stderr every this many games")
+    parser.add_argument("--late", type=int, default=0,
+                        help="first time the strong level on this many late-game "
+                             "positions (15 tiles left), one at a time, at the budget")
     parser.add_argument("--mixes", nargs="*", default=list(MIXES),
                         help=f"expansion mixes, rotating: {', '.join(MIXES)}")
     args = parser.parse_args(argv)
@@ -111,22 +247,44 @@ def main(argv: Sequence[str] | None = None) -> None:
         for level in spec.split(":"):
             if level not in LEVELS:
                 parser.error(f"unknown level {level!r} in {spec!r}; one of {LEVELS}")
+    for spec in args.pairings:
+        if len(spec.split(":")) != 2:
+            parser.error(f"a pairing is two levels, a:b, not {spec!r}")
+    for spec in args.tables4:
+        if len(spec.split(":")) not in (2, 4):
+            parser.error(f"a table is a:b (one a, three b) or a:b:c:d, not {spec!r}")
+    seconds = args.budget if args.budget > 0 else None
+    if seconds is None and args.iterations is None:
+        parser.error("--budget 0 needs --iterations")
+    budget = Budget(seconds=seconds, iterations=args.iterations)
     think: dict[str, list[float]] = {}
     tables = args.games if args.tables is None else args.tables
     print(f"games per pairing {args.games}, per 4-player table {tables}, strong budget "
-          f"{args.budget} s/decision, {args.procs} processes, mixes {' '.join(args.mixes)}",
-          flush=True)
+          f"{seconds} s and {args.iterations} iterations per decision, {args.procs} "
+          f"processes, first game {args.offset}, mixes {' '.join(args.mixes)}", flush=True)
+    if args.late:
+        print(f"think on late-game positions, strong at {seconds} s / {args.iterations} "
+              "iterations:", flush=True)
+        print("\n".join(late_think(args.late, args.mixes, budget)), flush=True)
     with ProcessPoolExecutor(args.procs) as pool:
         for players, specs, count in ((2, args.pairings, args.games),
                                       (4, args.tables4, tables)):
             for spec in specs:
-                first, other = spec.split(":")
-                jobs = _jobs(first, other, players, count, args.mixes, args.budget)
+                levels = spec.split(":")
+                jobs = _jobs(levels, players, count, args.mixes, budget, args.offset)
                 started = time.perf_counter()
-                results = list(pool.map(_one, jobs))
-                line = _summary(spec, first, results, players, think,
-                                time.perf_counter() - started)
-                print(line, flush=True)
+                results = []
+                for result in pool.map(_one, jobs):
+                    results.append(result)
+                    if args.progress and len(results) % args.progress == 0:
+                        _progress(spec, results, time.perf_counter() - started)
+                wall = time.perf_counter() - started
+                if len(levels) == 2:
+                    print(_summary(spec, levels[0], results, players, think, wall), flush=True)
+                if players == 4:
+                    if len(levels) == 4:
+                        _collect(results, think)
+                    print("\n".join(_table_summary(spec, results, wall)), flush=True)
     print("median think time per action (all games, all mixes):")
     for level in LEVELS:
         times = think.get(level)

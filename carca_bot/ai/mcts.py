@@ -9,7 +9,8 @@ by every order that leads to it: the player's information set, not one guessed
 future.
 
 Each decision node is expanded by evaluating every plan one decision ahead; that
-value (`evaluate.rewards`, in points) is the plan's first visit and its prior. Only
+value (`evaluate.rewards`, in points) is the plan's first visit and its prior (at the
+root only the order of the plans: see `_forget_priors`). Only
 the best `widen(n)` plans by prior are open to selection after n visits
 (progressive widening), picked by UCB1 on the deciding player's own reward: each
 player maximises their own value (max-n), with one reward per player backed up.
@@ -76,6 +77,7 @@ class Search:
         assert player is not None
         self.root = Decision(player)
         self._expand(self.root, plans(game, tile))
+        self._forget_priors(self.root)
         self.iterations = 0
 
     def run(self, seconds: float | None, iterations: int | None) -> Plan:
@@ -93,11 +95,28 @@ class Search:
         return self.best()
 
     def best(self) -> Plan:
+        """The most visited plan, then the best mean, then the best prior."""
         root = self.root
         player = root.player
-        pick = max(range(len(root.plans)),
-                   key=lambda i: (root.visits[i], root.sums[i][player] / root.visits[i], -i))
+
+        def mean(i: int) -> float:
+            n = root.visits[i]
+            return root.sums[i][player] / n if n else -math.inf
+
+        pick = max(range(len(root.plans)), key=lambda i: (root.visits[i], mean(i), -i))
         return root.plans[pick]
+
+    @staticmethod
+    def _forget_priors(root: Decision) -> None:
+        """At the root the one-decision values only order the plans (which open first):
+        they are not counted as visits. Counted, they outweighed the few samples a
+        budget buys, and a plan that leaves the next player a gift (worth much one
+        decision ahead, little after the answer) kept its inflated mean; measured, the
+        search then lost to medium, which judges plans after the answer alone."""
+        players = len(root.sums[0]) if root.sums else 0
+        root.visits = [0] * len(root.plans)
+        root.sums = [[0.0] * players for _ in root.plans]
+        root.total = 0
 
     # -- the tree -----------------------------------------------------------------------
 
@@ -157,10 +176,12 @@ class Search:
 
     def _select(self, node: Decision) -> int:
         player = node.player
-        log_total = math.log(node.total)
+        log_total = math.log(max(node.total, 1))
         best, best_score = 0, -math.inf
         for i in range(min(len(node.plans), widen(node.total))):
             n = node.visits[i]
+            if n == 0:
+                return i  # an open plan not yet sampled (the root's, in prior order)
             score = node.sums[i][player] / n + EXPLORE * math.sqrt(log_total / n)
             if score > best_score:
                 best, best_score = i, score

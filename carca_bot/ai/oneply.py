@@ -1,11 +1,12 @@
-"""The levels that look one decision ahead: greedy, easy and medium.
+"""The levels that look one decision ahead: greedy and easy (and medium's first look).
 
 greedy: the plan that gains its player the most points right now (a completed
 feature scores as it would this turn); ties are broken at random, drawing first.
-easy and medium: the plan whose resulting position is worth the most to its player
-over the best of the others (`evaluate.rewards`); easy with the light evaluation
-(the board as if the game ended now), medium with the full one (chances of
-completion, figures in hand). Drawing a tile rather than placing the abbey is worth
+easy: the plan whose resulting position is worth the most to its player over the
+best of the others (`evaluate.rewards`), with the light evaluation (the board as if
+the game ended now). `scored` with the full evaluation (chances of completion,
+figures in hand) is medium's first ranking, before it looks at the next player's
+answer (`reply.py`). Drawing a tile rather than placing the abbey is worth
 the best plan of a few tiles sampled from the public counts.
 """
 

@@ -5,7 +5,9 @@ Levels, each clearly above the one below (measured by `bench/ai.py`):
 - `random`: a uniformly random legal step.
 - `greedy`: the plan with the most points right now (`oneply.greedy`).
 - `easy`: one decision ahead, the board valued as if the game ended now.
-- `medium`: one decision ahead with the full evaluation (chances, figures in hand).
+- `medium`: the best few plans one decision ahead by the full evaluation (chances,
+  figures in hand), each judged after the next player's answer to a few sampled tiles
+  (`reply.py`); its cost is fixed by counts, not by a clock.
 - `strong`: information-set MCTS within the time budget (`mcts.py`).
 
 A *plan* is a decision and the steps that finish it (`turns.py`): `plan_turn` returns
@@ -19,7 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from carca_bot.ai import oneply, sampling
+from carca_bot.ai import oneply, reply, sampling
 from carca_bot.ai.mcts import Search
 from carca_bot.ai.turns import Plan, plans
 from carca_bot.engine.game import Game, Phase
@@ -75,9 +77,10 @@ def plan_turn(level: str, game: Game, tile: str | None, rng: random.Random,
         return options[0]
     if level == "greedy":
         return oneply.greedy(work, options, rng)
-    if level in ("easy", "medium"):
-        return oneply.best(work, options, light=level == "easy", rng=rng,
-                           draws=1 if level == "easy" else 3)
+    if level == "easy":
+        return oneply.best(work, options, light=True, rng=rng, draws=1)
+    if level == "medium":
+        return reply.medium(work, options, rng)
     share = budget.placed_share if work.phase is Phase.PLACED else 1.0
     seconds = None if budget.seconds is None else budget.seconds * share
     iterations = None if budget.iterations is None else max(1, int(budget.iterations * share))

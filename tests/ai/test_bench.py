@@ -1,0 +1,62 @@
+"""bench/ai.py: its statistics, its seating, and a tiny run of pairings and tables."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from carca_bot.ai.players import Budget
+
+
+def _bench() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "bench" / "ai.py"
+    spec = importlib.util.spec_from_file_location("bench_ai", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_ai"] = module  # the process pool pickles its functions by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_wilson_and_places() -> None:
+    bench = _bench()
+    low, high = bench.wilson(150, 200)
+    assert round(low, 3) == 0.686 and round(high, 3) == 0.805
+    assert bench.wilson(0, 0) == (0.0, 1.0)
+    assert bench.places([5, 5, 3, 9]) == [2.5, 2.5, 4.0, 1.0]
+
+
+def test_pairings_swap_seats_on_one_seed_and_mixed_tables_rotate() -> None:
+    bench = _bench()
+    budget = Budget(seconds=None, iterations=2)
+    pairs = bench._jobs(["easy", "greedy"], 2, 4, ["base"], budget)
+    assert [levels for levels, *_ in pairs] == [("easy", "greedy"), ("greedy", "easy")] * 2
+    assert [seed for _, _, seed, _ in pairs] == [10_000, 10_000, 10_001, 10_001]
+    table = bench._jobs(["strong", "medium", "easy", "greedy"], 4, 4, ["base"], budget)
+    assert [levels.index("strong") for levels, *_ in table] == [0, 3, 2, 1]
+    assert all(sorted(levels) == ["easy", "greedy", "medium", "strong"]
+               for levels, *_ in table)
+    later = bench._jobs(["easy", "greedy"], 2, 2, ["base"], budget, offset=10)
+    assert [seed for _, _, seed, _ in later] == [10_005, 10_005]
+
+
+def test_a_tiny_run_prints_rates_places_and_think_times(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    bench.main(["--games", "2", "--tables", "2", "--budget", "0", "--iterations", "2",
+                "--procs", "1", "--mixes", "base", "--pairings", "greedy:random",
+                "--tables4", "random:greedy:easy:strong"])
+    out = capsys.readouterr().out
+    assert "greedy:random          2p n=2" in out and "greedy wins" in out
+    assert "random:greedy:easy:strong 4p n=2" in out
+    assert out.count("win share") == 4 and "mean place" in out
+    assert "strong  median" in out
+
+
+def test_a_budget_of_nothing_is_refused() -> None:
+    with pytest.raises(SystemExit):
+        _bench().main(["--budget", "0"])

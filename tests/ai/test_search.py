@@ -1,0 +1,66 @@
+"""The strong level's search: at the root, one-decision values order the plans only."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from carca_bot.ai import mcts, oneply, reply, sampling
+from carca_bot.ai.players import Budget, plan_turn
+from carca_bot.ai.turns import Plan, plans, play, undo
+from carca_bot.engine.game import Game
+from carca_bot.engine.moves import Deploy, PlaceTile
+from carca_bot.engine.setup import Setup
+
+BUDGET = Budget(seconds=None, iterations=20)
+
+
+def _fifth_turn() -> tuple[Game, str]:
+    """Base game, seed 3: four easy turns, then the first player holds a U (a road)."""
+    game = Game(Setup(("A", "B"), frozenset(), seed=3))
+    rng = random.Random(3)
+    for _ in range(4):
+        for move in plan_turn("easy", game, game.draw(), rng):
+            game.push(move)
+    tile = game.draw()
+    assert tile == "U"
+    return game, tile
+
+
+def _after_answers(game: Game, plan: Plan, tiles: int) -> float:
+    work = sampling.public_copy(game)
+    player = work.deciding
+    assert player is not None
+    seeds = [random.Random(99).getrandbits(32) + k for k in range(tiles)]
+    count = play(work, plan)
+    try:
+        return reply.answered(work, player, seeds)
+    finally:
+        undo(work, count)
+
+
+def test_priors_kept_as_visits_make_the_search_play_one_ply() -> None:
+    """Counted as visits, the priors outweigh 20 iterations and the search plays the
+    one-ply favourite; forgotten, it plays the plan that fares better after the
+    next player's answers (fails if `_forget_priors` is removed)."""
+    game, tile = _fifth_turn()
+    work = sampling.public_copy(game)
+    one_ply = oneply.best(work, plans(work, tile), light=False, rng=random.Random(0))
+    assert one_ply == (PlaceTile("U", (0, -2), 0), Deploy("follower", "E"), one_ply[-1])
+    chosen = plan_turn("strong", game, tile, random.Random(0), BUDGET)
+    assert chosen != one_ply
+    assert _after_answers(game, chosen, 24) > _after_answers(game, one_ply, 24)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mcts.Search, "_forget_priors", staticmethod(lambda root: None))
+        assert plan_turn("strong", game, tile, random.Random(0), BUDGET) == one_ply
+
+
+def test_a_search_without_iterations_plays_the_best_prior() -> None:
+    game, tile = _fifth_turn()
+    work = sampling.public_copy(game)
+    search = mcts.Search(work, tile, random.Random(0))
+    assert search.run(None, 0) == search.root.plans[0]
+    assert search.root.plans[0] == oneply.best(sampling.public_copy(game),
+                                               plans(work, tile), light=False,
+                                               rng=random.Random(0))
