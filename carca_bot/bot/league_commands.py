@@ -44,6 +44,7 @@ from carca_bot.service import (
     Where,
     event_config,
 )
+from carca_bot.service import head_to_head as shared_places
 from carca_bot.service.model import clock_rules
 from carca_bot.words import say
 
@@ -211,17 +212,7 @@ def head_to_head(info: EventInfo, rows: Sequence[Any], before: Sequence[str]
         if len(members) < 2:
             out.update(dict.fromkeys(members, "—"))
             continue
-        inside = set(members)
-        score = dict.fromkeys(members, 0.0)
-        for game in games:
-            here = [p for p in game.players if p in inside]
-            places = game.places() if len(here) > 1 else {}
-            for p in here:
-                for q in here:
-                    if p != q and places[p][0] < places[q][0]:
-                        score[p] += 1
-                    elif p != q and places[p][0] == places[q][0]:
-                        score[p] += 0.5
+        score = shared_places(members, games)
         out.update(score)
     return out
 

@@ -89,7 +89,9 @@ def _tallies(entrants: Sequence[Entrant], matches: Sequence[Match],
     return tally, met
 
 
-def _head_to_head(group: Sequence[str], games: Sequence[Result]) -> dict[str, float]:
+def head_to_head(group: Sequence[str], games: Sequence[Result]) -> dict[str, float]:
+    """Among `group`: one point each time a player placed above another in a game they
+    shared, half for the same place (the head-to-head tie-break)."""
     inside = set(group)
     score = dict.fromkeys(group, 0.0)
     for game in games:
@@ -147,7 +149,7 @@ def _split(block: list[str], rule: Tiebreak, value: dict[Tiebreak, Callable[[str
     if len(block) < 2:
         return [block]
     if rule is Tiebreak.HEAD_TO_HEAD:
-        h2h = _head_to_head(block, games)
+        h2h = head_to_head(block, games)
         key: Callable[[str], float] = lambda p: h2h[p]  # noqa: E731
     else:
         key = value[rule]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from carca_bot import store
+from carca_bot.league.standings import head_to_head
 from carca_bot.service.ai_play import AI_LEVELS, Thinks
 from carca_bot.service.ai_seats import AiOps, Hint
 from carca_bot.service.clock_ops import ClockOps, Vacation
@@ -162,4 +163,5 @@ __all__ = [
     "VoteMessage",
     "Where",
     "event_config",
+    "head_to_head",
 ]

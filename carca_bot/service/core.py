@@ -508,8 +508,8 @@ class ServiceCore:
             raise NotInGame("not_playing")
         return seat
 
-    def _actor(self, live: Live, user: User) -> int:
-        """The seat of the user, who must be the one to act now in a running game."""
+    def _playing(self, live: Live, user: User) -> SeatRow:
+        """The seat of the user, who must still be in a running game."""
         if live.row.status == "lobby":
             raise NotAllowed("not_started")
         if live.row.status != "active" or live.game is None:
@@ -517,6 +517,12 @@ class ServiceCore:
         seat = self._seat(live, user)
         if seat.resigned:
             raise NotAllowed("you_resigned")
+        return seat
+
+    def _actor(self, live: Live, user: User) -> int:
+        """The seat of the user, who must be the one to act now in a running game."""
+        seat = self._playing(live, user)
+        assert live.game is not None  # `_playing` refuses a game not running
         if live.game.deciding != seat.seat:
             who = deciding_seat(live)
             raise NotYourTurn("not_your_turn", must=must_of(live),

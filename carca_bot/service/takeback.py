@@ -124,13 +124,7 @@ class TakebackOps(ServiceCore):
         """
         game_id = await self._live_id(where)
         async with self._locked(game_id, user.id) as live:
-            if live.row.status == "lobby":
-                raise NotAllowed("not_started")
-            if live.row.status != "active" or live.game is None:
-                raise NotAllowed("game_over")
-            seat = self._seat(live, user)
-            if seat.resigned:
-                raise NotAllowed("you_resigned")
+            seat = self._playing(live, user)
             index = _last_decision(live)
             if index is None:
                 raise NotNow("nothing_to_take_back")

@@ -6,19 +6,10 @@ from typing import Any
 
 from carca_bot.service import Where
 from tests.bot.cards import assert_card_reply
+from tests.bot.cards import callback as callback  # other tests import them from here
+from tests.bot.cards import followups as followups
 from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness
 from tests.bot.fake_discord import APP_ID, GUILD_ID, Request, walk
-
-
-def callback(requests: list[Request]) -> Request:
-    found = [r for r in requests if r.path.endswith("/callback")]
-    assert len(found) == 1, [r.path for r in requests]
-    return found[0]
-
-
-def followups(requests: list[Request]) -> list[Request]:
-    return [r for r in requests
-            if r.method == "POST" and r.path.startswith(f"/webhooks/{APP_ID}/")]
 
 
 def custom_ids(request: Request) -> list[str]:
