@@ -8,7 +8,7 @@ import time
 
 from carca_bot.ai.players import Budget, plan_turn
 from carca_bot.ai.pool import GRACE, Position, Thinker
-from carca_bot.engine.game import Phase
+from carca_bot.engine.game import Game, Phase
 from carca_bot.engine.moves import Draw, EndTurn
 from carca_bot.engine.setup import Setup
 from tests.ai.helpers import ALL, play_by_steps
@@ -33,12 +33,16 @@ def test_a_position_rebuilds_the_game_without_its_seed() -> None:
     assert again.history == game.history
 
 
-async def test_think_returns_a_legal_plan_within_the_budget() -> None:
-    game, _ = play_by_steps(Setup(("A", "B"), ALL, seed=6), ("easy", "easy"), seed=6,
-                            stop_after=50)
+def drawn_at(setup: Setup, seed: int, stop_after: int) -> tuple[Game, str]:
+    """A game played by easy players, brought to a turn's start, and its tile drawn."""
+    game, _ = play_by_steps(setup, ("easy", "easy"), seed=seed, stop_after=stop_after)
     while game.phase is not Phase.TILE:
         game.push(plan_turn("easy", game, None, random.Random(0))[0])
-    tile = game.draw()
+    return game, game.draw()
+
+
+async def test_think_returns_a_legal_plan_within_the_budget() -> None:
+    game, tile = drawn_at(Setup(("A", "B"), ALL, seed=6), seed=6, stop_after=50)
     thinker = Thinker(processes=1)
     try:
         await thinker.warm_up()
@@ -55,11 +59,7 @@ async def test_think_returns_a_legal_plan_within_the_budget() -> None:
 
 
 async def test_a_worker_too_slow_is_replaced_by_a_legal_fallback() -> None:
-    game, _ = play_by_steps(Setup(("A", "B"), seed=8), ("easy", "easy"), seed=8,
-                            stop_after=20)
-    while game.phase is not Phase.TILE:
-        game.push(plan_turn("easy", game, None, random.Random(0))[0])
-    tile = game.draw()
+    game, tile = drawn_at(Setup(("A", "B"), seed=8), seed=8, stop_after=20)
     thinker = Thinker(processes=1)
     try:
         await thinker.warm_up()

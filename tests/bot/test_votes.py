@@ -223,13 +223,20 @@ async def three_players_answer(h: BotHarness) -> None:
     assert shown.answer is not None and custom_ids(shown.answer) == []
 
 
-async def test_a_move_on_the_card_closes_an_overtaken_vote(harness: BotHarness) -> None:
-    h = harness
+async def open_vote(h: BotHarness) -> tuple[int, Any]:
+    """Three players; the first move made and its take-back asked: the game and the
+    vote message the bot remembered."""
     await three_players(h)
     mover = await move(h)
     await ask(h, mover)
     game = (await h.bot.service.status(place_of(h))).game_id
     (remembered,) = await h.bot.service.vote_messages(game)
+    return game, remembered
+
+
+async def test_a_move_on_the_card_closes_an_overtaken_vote(harness: BotHarness) -> None:
+    h = harness
+    game, remembered = await open_vote(h)
     nxt = await to_act(h)
     x, y, rot = (await h.bot.service.legal_moves(place_of(h), user(nxt))).placements[0]
     requests = await h.command(nxt, "place", square=f"{x},{y}", rotation=rot, confirm=True)
@@ -269,11 +276,7 @@ async def test_the_next_move_closes_the_vote_and_then_it_is_too_late(
 
 async def test_a_vote_overtaken_by_a_move_is_closed_in_place(harness: BotHarness) -> None:
     h = harness
-    await three_players(h)
-    mover = await move(h)
-    await ask(h, mover)
-    game = (await h.bot.service.status(place_of(h))).game_id
-    (remembered,) = await h.bot.service.vote_messages(game)
+    game, remembered = await open_vote(h)
     start = len(h.fake.requests)
     assert await settle_votes(h.bot, game) == 0  # still open: left alone
     await move(h)
