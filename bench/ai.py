@@ -18,6 +18,11 @@ tile), median per level over all games. The strong level's budget per decision i
 --budget seconds and/or --iterations; with --iterations alone (`--budget 0`) a seeded
 game plays the same moves however loaded the machine is. Games run in --procs
 processes; --offset starts at another game number, so runs on different seeds add up.
+--save FILE appends each finished game to FILE as a JSON line (its pairing, game number,
+budget, levels, scores and think times), so a run stopped early keeps its games, and
+--pooled FILE ... prints the summaries of the saved games instead of playing: slices
+run with different --offset values (even on different days) add up to one arena, each
+game counted once.
 --late N first times the strong level alone on N late-game positions (15 tiles left)
 at the budget, with the iterations its search managed (under load, a time budget buys
 fewer iterations), then medium and easy there, in wall and CPU time.
@@ -26,6 +31,7 @@ fewer iterations), then medium and easy there, in wall and CPU time.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -67,6 +73,73 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _save(path: Path, spec: str, players: int, number: int, budget: Budget,
+          result: Result) -> None:
+    """One finished game as a JSON line: enough to pool it with other runs later."""
+    record = {"spec": spec, "players": players, "game": number,
+              "seconds": budget.seconds, "iterations": budget.iterations,
+              "levels": list(result.levels), "scores": result.scores,
+              "think": result.think}
+    with path.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(record) + "\n")
+
+
+def pooled(paths: Sequence[Path]) -> list[str]:
+    """The summaries of saved games, per pairing or table and budget, each game once.
+
+    A game number played twice (an overlapping --offset) is the same seeded game, so the
+    later copy is dropped rather than counted again.
+    """
+    groups: dict[tuple[str, int, object, object], dict[int, Result]] = {}
+    for path in paths:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            rec = json.loads(line)
+            key = (rec["spec"], rec["players"], rec["seconds"], rec["iterations"])
+            result = Result(tuple(rec["levels"]), rec["scores"], rec["think"])
+            groups.setdefault(key, {}).setdefault(rec["game"], result)
+    lines: list[str] = []
+    think: dict[str, list[float]] = {}
+    for (spec, players, seconds, iterations), games in groups.items():
+        numbers = sorted(games)
+        results = [games[n] for n in numbers]
+        levels = spec.split(":")
+        lines.append(f"[strong budget {seconds} s / {iterations} iterations; games "
+                     f"{_ranges(numbers)}]")
+        if len(levels) == 2:
+            lines.append(_summary(spec, levels[0], results, players, think, 0.0))
+        if players == 4:
+            if len(levels) == 4:
+                _collect(results, think)
+            lines.extend(_table_summary(spec, results, 0.0))
+    lines.append("median think time per action (pooled games, wall time as played):")
+    lines.extend(_think_lines(think))
+    return lines
+
+
+def _ranges(numbers: list[int]) -> str:
+    """Game numbers as compact ranges: 0-39, 100-199."""
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans)
+
+
+def _think_lines(think: dict[str, list[float]]) -> list[str]:
+    lines = []
+    for level in LEVELS:
+        times = think.get(level)
+        if times:
+            lines.append(f"  {level:<7} median {statistics.median(times) * 1000:8.1f} ms  "
+                         f"p95 {sorted(times)[int(0.95 * (len(times) - 1))] * 1000:8.1f} ms  "
+                         f"max {max(times) * 1000:8.1f} ms  over {len(times)} actions")
+    return lines
 
 
 def _one(args: Job) -> Result:
@@ -242,7 +315,14 @@ def main(argv: Sequence[str] | None = None) -> None:
                              "positions (15 tiles left), one at a time, at the budget")
     parser.add_argument("--mixes", nargs="*", default=list(MIXES),
                         help=f"expansion mixes, rotating: {', '.join(MIXES)}")
+    parser.add_argument("--save", type=Path, default=None,
+                        help="append each finished game to this file (JSON lines)")
+    parser.add_argument("--pooled", type=Path, nargs="+", default=None,
+                        help="summarise games saved with --save instead of playing")
     args = parser.parse_args(argv)
+    if args.pooled:
+        print("\n".join(pooled(args.pooled)))
+        return
     for spec in [*args.pairings, *args.tables4]:
         for level in spec.split(":"):
             if level not in LEVELS:
@@ -274,8 +354,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                 jobs = _jobs(levels, players, count, args.mixes, budget, args.offset)
                 started = time.perf_counter()
                 results = []
-                for result in pool.map(_one, jobs):
+                for number, result in enumerate(pool.map(_one, jobs), args.offset):
                     results.append(result)
+                    if args.save:
+                        _save(args.save, spec, players, number, budget, result)
                     if args.progress and len(results) % args.progress == 0:
                         _progress(spec, results, time.perf_counter() - started)
                 wall = time.perf_counter() - started
@@ -286,12 +368,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                         _collect(results, think)
                     print("\n".join(_table_summary(spec, results, wall)), flush=True)
     print("median think time per action (all games, all mixes):")
-    for level in LEVELS:
-        times = think.get(level)
-        if times:
-            print(f"  {level:<7} median {statistics.median(times) * 1000:8.1f} ms  "
-                  f"p95 {sorted(times)[int(0.95 * (len(times) - 1))] * 1000:8.1f} ms  "
-                  f"max {max(times) * 1000:8.1f} ms  over {len(times)} actions")
+    print("\n".join(_think_lines(think)))
 
 
 if __name__ == "__main__":
