@@ -60,3 +60,28 @@ def test_a_tiny_run_prints_rates_places_and_think_times(
 def test_a_budget_of_nothing_is_refused() -> None:
     with pytest.raises(SystemExit):
         _bench().main(["--budget", "0"])
+
+
+def test_saved_slices_pool_into_one_arena_each_game_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    saved = tmp_path / "games.jsonl"
+    common = ["--budget", "0", "--iterations", "2", "--procs", "1", "--mixes", "base",
+              "--pairings", "greedy:random", "--tables4", "--save", str(saved)]
+    bench.main(["--games", "4", *common])
+    bench.main(["--games", "4", "--offset", "2", *common])  # games 2-3 played again
+    capsys.readouterr()
+    lines = saved.read_text().splitlines()
+    assert len(lines) == 8
+    bench.main(["--pooled", str(saved)])
+    out = capsys.readouterr().out
+    assert "games 0-5]" in out and "2 iterations" in out
+    assert "greedy:random          2p n=6" in out
+    kept = [bench.json.loads(line) for line in lines[:4] + lines[6:]]  # games 0-5
+    wins = 0.0
+    for rec in kept:
+        best = [seat for seat, score in enumerate(rec["scores"])
+                if score == max(rec["scores"])]
+        if rec["levels"].index("greedy") in best:
+            wins += 1 / len(best)
+    assert f"greedy wins {wins / 6:6.1%}" in out
