@@ -25,6 +25,8 @@ from carca_bot.engine.moves import Move, PlaceAbbey, PlaceTile, PlaceToken, Reca
 from carca_bot.engine.setup import Setup
 
 GRACE = 1.0  # seconds a worker may overrun its budget before the fallback answers
+# A budget of iterations alone has no clock; a game must still not wait on it forever.
+CEILING = 30.0
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,9 @@ def _pending(game: Game) -> tuple[Move, ...]:
 
 def plan_in_worker(position: Position, level: str, tile: str | None, seed: int,
                    budget: Budget) -> Plan:
-    """The worker's side: rebuild the game and plan."""
+    """The worker's side: rebuild the game and plan, within `CEILING` at most."""
+    if budget.seconds is None:  # stop the search itself: nothing kills a busy worker
+        budget = replace(budget, seconds=CEILING)
     return plan_turn(level, position.game(), tile, random.Random(seed), budget)
 
 
@@ -89,14 +93,15 @@ class Thinker:
         """The plan `level` makes for whoever decides in `game` (see `players.plan_turn`).
 
         Reads `game` now, on the caller's side; returns within the budget plus
-        `GRACE` seconds (plus the worker's start, the first time).
+        `GRACE` seconds (plus the worker's start, the first time). A budget of
+        iterations only is held to `CEILING` seconds.
         """
         check_level(level)
         position = Position.of(game)
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(self.pool, plan_in_worker, position, level, tile,
                                       seed, budget)
-        limit = None if budget.seconds is None else budget.seconds + GRACE
+        limit = (CEILING if budget.seconds is None else budget.seconds) + GRACE
         try:
             return await asyncio.wait_for(future, limit)
         except TimeoutError:

@@ -6,6 +6,9 @@ import asyncio
 import random
 import time
 
+import pytest
+
+from carca_bot.ai import pool
 from carca_bot.ai.players import Budget, plan_turn
 from carca_bot.ai.pool import GRACE, Position, Thinker
 from carca_bot.engine.game import Game, Phase
@@ -69,6 +72,38 @@ async def test_a_worker_too_slow_is_replaced_by_a_legal_fallback() -> None:
             thinker.think(game, "strong", tile, seed=1, budget=Budget(seconds=0.2)), 30)
         took = time.perf_counter() - started
         assert not busy.done()  # so the answer came from the fallback
+    finally:
+        thinker.close()
+    assert took < 0.2 + GRACE + 0.5
+    assert plan[0] in game.legal_moves(tile)
+
+
+
+def test_a_budget_of_iterations_alone_stops_at_the_ceiling(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pool, "CEILING", 0.3)
+    game, tile = drawn_at(Setup(("A", "B"), seed=8), seed=8, stop_after=20)
+    started = time.perf_counter()
+    plan = pool.plan_in_worker(Position.of(game), "strong", tile, 1,
+                               Budget(seconds=None, iterations=3000))  # ~30 s
+    assert time.perf_counter() - started < 0.3 + GRACE
+    assert plan[0] in game.legal_moves(tile)
+
+
+async def test_the_caller_waits_no_longer_than_the_ceiling(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pool, "CEILING", 0.2)
+    game, tile = drawn_at(Setup(("A", "B"), seed=8), seed=8, stop_after=20)
+    thinker = Thinker(processes=1)
+    try:
+        await thinker.warm_up()
+        busy = thinker.pool.submit(time.sleep, 2 * GRACE + 1)  # the only worker is taken
+        started = time.perf_counter()
+        plan = await asyncio.wait_for(
+            thinker.think(game, "strong", tile, seed=1,
+                          budget=Budget(seconds=None, iterations=5)), 30)
+        took = time.perf_counter() - started
+        assert not busy.done()
     finally:
         thinker.close()
     assert took < 0.2 + GRACE + 0.5
