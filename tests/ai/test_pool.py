@@ -61,7 +61,12 @@ async def test_think_returns_a_legal_plan_within_the_budget() -> None:
         game.push(step)
 
 
-async def test_a_worker_too_slow_is_replaced_by_a_legal_fallback() -> None:
+@pytest.mark.parametrize("budget", [Budget(seconds=0.2),
+                                    Budget(seconds=None, iterations=5)],
+                         ids=["seconds", "iterations alone, held to CEILING"])
+async def test_a_worker_too_slow_is_replaced_by_a_legal_fallback(
+        budget: Budget, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pool, "CEILING", 0.2)
     game, tile = drawn_at(Setup(("A", "B"), seed=8), seed=8, stop_after=20)
     thinker = Thinker(processes=1)
     try:
@@ -69,14 +74,13 @@ async def test_a_worker_too_slow_is_replaced_by_a_legal_fallback() -> None:
         busy = thinker.pool.submit(time.sleep, 2 * GRACE + 1)  # the only worker is taken
         started = time.perf_counter()
         plan = await asyncio.wait_for(
-            thinker.think(game, "strong", tile, seed=1, budget=Budget(seconds=0.2)), 30)
+            thinker.think(game, "strong", tile, seed=1, budget=budget), 30)
         took = time.perf_counter() - started
         assert not busy.done()  # so the answer came from the fallback
     finally:
         thinker.close()
     assert took < 0.2 + GRACE + 0.5
     assert plan[0] in game.legal_moves(tile)
-
 
 
 def test_a_budget_of_iterations_alone_stops_at_the_ceiling(
@@ -87,24 +91,4 @@ def test_a_budget_of_iterations_alone_stops_at_the_ceiling(
     plan = pool.plan_in_worker(Position.of(game), "strong", tile, 1,
                                Budget(seconds=None, iterations=3000))  # ~30 s
     assert time.perf_counter() - started < 0.3 + GRACE
-    assert plan[0] in game.legal_moves(tile)
-
-
-async def test_the_caller_waits_no_longer_than_the_ceiling(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pool, "CEILING", 0.2)
-    game, tile = drawn_at(Setup(("A", "B"), seed=8), seed=8, stop_after=20)
-    thinker = Thinker(processes=1)
-    try:
-        await thinker.warm_up()
-        busy = thinker.pool.submit(time.sleep, 2 * GRACE + 1)  # the only worker is taken
-        started = time.perf_counter()
-        plan = await asyncio.wait_for(
-            thinker.think(game, "strong", tile, seed=1,
-                          budget=Budget(seconds=None, iterations=5)), 30)
-        took = time.perf_counter() - started
-        assert not busy.done()
-    finally:
-        thinker.close()
-    assert took < 0.2 + GRACE + 0.5
     assert plan[0] in game.legal_moves(tile)
