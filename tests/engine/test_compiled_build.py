@@ -57,6 +57,7 @@ def test_compiled_sources_are_the_engine_but_record(monkeypatch: pytest.MonkeyPa
     assert "carca_bot/engine/expansions/river.py" in sources
     assert "carca_bot/engine/record.py" not in sources
     assert not [s for s in sources if s.endswith("__init__.py")]
+    assert sources[-1] == "carca_bot/ai/evaluate.py"  # the AI's leaf evaluation too
     assert all((ROOT / s).is_file() for s in sources)
 
 
@@ -135,12 +136,14 @@ def test_engine_suite_passes_compiled(tmp_path: Path) -> None:
                            env=env, capture_output=True, text=True, timeout=900, check=False)
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
     check = subprocess.run(
-        [sys.executable, "-c", "import carca_bot.engine.game as g; print(g.__file__)"],
+        [sys.executable, "-c", "import carca_bot.engine.game as g, carca_bot.ai.evaluate as e; "
+         "print(g.__file__); print(e.__file__)"],
         cwd=copy, env=env, capture_output=True, text=True, timeout=60, check=True)
-    assert not check.stdout.strip().endswith(".py")
+    assert not [name for name in check.stdout.split() if name.endswith(".py")]
     suite = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/engine",
-         "tests/test_scenarios.py", "-k", "not test_engine_suite_passes_compiled"],
+         "tests/test_scenarios.py", "tests/ai/test_search.py", "tests/ai/test_medium.py",
+         "-k", "not test_engine_suite_passes_compiled"],
         cwd=copy, env={**env, "CARCA_TEST_COMPILED": "0"}, capture_output=True, text=True,
         timeout=1800, check=False)
     assert suite.returncode == 0, suite.stdout[-5000:]
