@@ -107,14 +107,15 @@ def pooled(paths: Sequence[Path]) -> list[str]:
         numbers = sorted(games)
         results = [games[n] for n in numbers]
         levels = spec.split(":")
-        lines.append(f"[strong budget {seconds} s / {iterations} iterations; games "
-                     f"{_ranges(numbers)}]")
+        clock = "no time limit" if seconds is None else f"{seconds} s"
+        count = "no iteration cap" if iterations is None else f"{iterations} iterations"
+        lines.append(f"[strong: {clock}, {count} per decision; games {_ranges(numbers)}]")
         if len(levels) == 2:
-            lines.append(_summary(spec, levels[0], results, players, think, 0.0))
+            lines.append(_summary(spec, levels[0], results, players, think, None))
         if players == 4:
             if len(levels) == 4:
                 _collect(results, think)
-            lines.extend(_table_summary(spec, results, 0.0))
+            lines.extend(_table_summary(spec, results, None))
     lines.append("median think time per action (pooled games, wall time as played):")
     lines.extend(_think_lines(think))
     return lines
@@ -175,7 +176,7 @@ def places(scores: list[int]) -> list[float]:
     return out
 
 
-def _table_summary(name: str, results: list[Result], wall: float) -> list[str]:
+def _table_summary(name: str, results: list[Result], wall: float | None) -> list[str]:
     """Per level at a 4-player table: its share of the wins and its mean place.
 
     A level with k seats at each table counts per game (the wins of any of its seats,
@@ -195,7 +196,7 @@ def _table_summary(name: str, results: list[Result], wall: float) -> list[str]:
                 sum(1 / len(winners) for seat in mine if seat in winners))
             placed.setdefault(level, []).append(statistics.mean(spots[s] for s in mine))
     n = len(results)
-    lines = [f"{name:<22} 4p n={n:<4} ({wall:.0f} s)"]
+    lines = [f"{name:<22} 4p n={n:<4}{_took(wall)}"]
     for level, got in won.items():
         low, high = wilson(sum(got), n)
         mean = statistics.mean(placed[level])
@@ -207,7 +208,7 @@ def _table_summary(name: str, results: list[Result], wall: float) -> list[str]:
 
 
 def _summary(name: str, first: str, results: list[Result], players: int,
-             think: dict[str, list[float]], wall: float) -> str:
+             think: dict[str, list[float]], wall: float | None) -> str:
     wins = 0.0
     margins: list[float] = []
     for res in results:
@@ -223,7 +224,12 @@ def _summary(name: str, first: str, results: list[Result], players: int,
     low, high = wilson(wins, n)
     return (f"{name:<22} {players}p n={n:<4} {first} wins {wins / n:6.1%} "
             f"[{low:5.1%}, {high:5.1%}]  margin mean {statistics.mean(margins):+6.1f} "
-            f"median {statistics.median(margins):+6.1f}  ({wall:.0f} s)")
+            f"median {statistics.median(margins):+6.1f}{_took(wall)}")
+
+
+def _took(wall: float | None) -> str:
+    """The run's wall time; pooled games (None) ran at other times and say nothing."""
+    return "" if wall is None else f"  ({wall:.0f} s)"
 
 
 def _progress(spec: str, results: list[Result], wall: float) -> None:

@@ -75,7 +75,7 @@ def test_saved_slices_pool_into_one_arena_each_game_once(
     assert len(lines) == 8
     bench.main(["--pooled", str(saved)])
     out = capsys.readouterr().out
-    assert "games 0-5]" in out and "2 iterations" in out
+    assert "games 0-5]" in out and "no time limit, 2 iterations per decision" in out
     assert "greedy:random          2p n=6" in out
     kept = [bench.json.loads(line) for line in lines[:4] + lines[6:]]  # games 0-5
     wins = 0.0
