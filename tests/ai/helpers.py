@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 
+from carca_bot.ai import reply
 from carca_bot.ai.players import Budget, choose
+from carca_bot.ai.turns import Plan, play, undo
 from carca_bot.engine.game import Game, Phase
 from carca_bot.engine.moves import Draw
 from carca_bot.engine.setup import Setup
@@ -48,3 +50,15 @@ def play_by_steps(setup: Setup, levels: tuple[str, ...], seed: int,
             continue
         tile = None
     return game, steps
+
+
+def value_after_answers(game: Game, plan: Plan, seeds: list[int]) -> float:
+    """What `plan` is worth to its player once the next player has answered each
+    sampled tile (`reply.answered`); `game` is left as it was."""
+    player = game.deciding
+    assert player is not None
+    count = play(game, plan)
+    try:
+        return reply.answered(game, player, seeds)
+    finally:
+        undo(game, count)

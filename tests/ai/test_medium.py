@@ -6,10 +6,11 @@ import random
 
 from carca_bot.ai import oneply, reply, sampling
 from carca_bot.ai.players import plan_turn
-from carca_bot.ai.turns import Plan, plans, play, undo
+from carca_bot.ai.turns import Plan, plans
 from carca_bot.engine.game import Game
 from carca_bot.engine.moves import Deploy, PlaceTile
 from carca_bot.engine.setup import Setup
+from tests.ai.helpers import value_after_answers
 
 
 def _second_turn() -> tuple[Game, list[Plan]]:
@@ -25,16 +26,6 @@ def _second_turn() -> tuple[Game, list[Plan]]:
     return work, plans(work, tile)
 
 
-def _answered(game: Game, plan: Plan, seeds: list[int]) -> float:
-    player = game.deciding
-    assert player is not None
-    count = play(game, plan)
-    try:
-        return reply.answered(game, player, seeds)
-    finally:
-        undo(game, count)
-
-
 def test_the_answer_changes_the_choice_and_the_choice_is_better_after_it() -> None:
     """One ply puts the V below the start with a follower on the road; with the
     answer looked at, medium plays it elsewhere (fails if `reply` is bypassed)."""
@@ -46,7 +37,7 @@ def test_the_answer_changes_the_choice_and_the_choice_is_better_after_it() -> No
     rng = random.Random(0)
     oneply.scored(game, options, False, rng, draws=3)  # the same draws medium made
     seeds = [rng.getrandbits(32) for _ in range(reply.TILES)]
-    assert _answered(game, chosen, seeds) > _answered(game, one_ply, seeds)
+    assert value_after_answers(game, chosen, seeds) > value_after_answers(game, one_ply, seeds)
     assert plan_turn("medium", game, "V", random.Random(0)) == chosen
 
 

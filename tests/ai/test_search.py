@@ -6,12 +6,13 @@ import random
 
 import pytest
 
-from carca_bot.ai import mcts, oneply, reply, sampling
+from carca_bot.ai import mcts, oneply, sampling
 from carca_bot.ai.players import Budget, plan_turn
-from carca_bot.ai.turns import Plan, plans, play, undo
+from carca_bot.ai.turns import Plan, plans
 from carca_bot.engine.game import Game
 from carca_bot.engine.moves import Deploy, PlaceTile
 from carca_bot.engine.setup import Setup
+from tests.ai.helpers import value_after_answers
 
 BUDGET = Budget(seconds=None, iterations=20)
 
@@ -29,15 +30,8 @@ def _fifth_turn() -> tuple[Game, str]:
 
 
 def _after_answers(game: Game, plan: Plan, tiles: int) -> float:
-    work = sampling.public_copy(game)
-    player = work.deciding
-    assert player is not None
     seeds = [random.Random(99).getrandbits(32) + k for k in range(tiles)]
-    count = play(work, plan)
-    try:
-        return reply.answered(work, player, seeds)
-    finally:
-        undo(work, count)
+    return value_after_answers(sampling.public_copy(game), plan, seeds)
 
 
 def test_priors_kept_as_visits_make_the_search_play_one_ply() -> None:
