@@ -20,6 +20,10 @@ COPIES = {
     "docs/RULES.md": "rules/RULES.md",
     "docs/glossary-es.md": "rules/glossary-es.md",
     "carca_bot/engine/data/tiles.jsonl": "rules/tiles.jsonl",
+    # Beyond the seed rulebooks (Inns & Cathedrals, Traders & Builders). The rules sit one
+    # folder down: their sources table names another project's file, which is no path here.
+    "docs/rules/RULES-inns-traders.md": "rules/RULES-inns-traders.md",
+    "carca_bot/engine/data/tiles-inns-traders.jsonl": "rules/tiles-inns-traders.jsonl",
 }
 
 
