@@ -154,6 +154,25 @@ def test_token_before_the_figure() -> None:
     refused(_token_order(token_first=True), "already occupied", expansions=(TUNNEL,))
 
 
+@pytest.mark.parametrize("recall", [False, True])
+def test_token_first_without_a_figure_changes_nothing(recall: bool) -> None:
+    """The spec's settled edge: `token_first` orders a token and a deploy; on a turn with a
+    token and no figure (records written elsewhere carry it) it is well-formed and scores
+    exactly as the same turn without it."""
+    def game(flag: bool) -> list[dict[str, Any]]:
+        return [
+            t("Ana", "TU1", (1, 0), 0, fig="follower", on="W"),
+            t("Ben", "U", (2, 0), token=((1, 0), "W", 0), token_first=flag),
+            t("Ana", "U", (3, 0)),
+            t("Ben", "TU2", (0, 1), 180, token=((0, 1), "W", 0), token_first=flag),
+            END,
+        ]
+    plain = play(game(False), expansions=(TUNNEL,))
+    flagged = play(game(True), expansions=(TUNNEL,))
+    assert flagged["scores"] == plain["scores"] == {"Ana": 3, "Ben": 0}
+    assert flagged["next"] == plain["next"]
+
+
 def test_one_token_per_turn() -> None:
     game = game_of([t("Ana", "TU1", (1, 0))], expansions=(TUNNEL,))
     game.place_tile(1, "TU2", (0, 1), 2)
