@@ -241,7 +241,8 @@ class LeagueOps(LobbyOps, RatingsOps):
         return (await self.event_info(event_id)).event.standings(group)
 
     async def standings_csv(self, event_id: int) -> str:
-        return to_csv((await self.event_info(event_id)).event.standings())
+        info = await self.event_info(event_id)
+        return to_csv(info.event.standings(), info.config.chain)
 
     # -- writing an event ----------------------------------------------------------------
 
