@@ -41,8 +41,8 @@ import rustworkx as rx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from carca_bot.league import EventConfig, Format  # noqa: E402
-from carca_bot.service import Actor, EventInfo, GameService, User, Where  # noqa: E402
+from carca_bot.league import EventConfig, Format
+from carca_bot.service import Actor, EventInfo, GameService, User, Where
 
 SEED = 28
 GUILD = "bench-guild"
@@ -79,8 +79,8 @@ def fewest_crossings(players: Sequence[str], points: dict[str, float],
             cost = big ** 2 * (p in had_bye) + big * (len(levels) - 1 - level[p])
             edges.append((nodes[i], bye, cost))
     top = max(c for _, _, c in edges) + 1
-    for a, b, c in edges:
-        graph.add_edge(a, b, top - c)
+    for u, v, c in edges:
+        graph.add_edge(u, v, top - c)
     matched = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=lambda w: w)
     named = [(graph[a], graph[b]) for a, b in matched]
     return sum(level[a] != level[b] for a, b in named if "bye" not in (a, b)

@@ -65,7 +65,7 @@ def _places(k: int, number: int) -> list[str]:
 
 def _lb_slots(k: int, j: int) -> int:
     """Matches in losers' round j: L1 and L2 have S/4, L3 and L4 S/8, ..."""
-    return 2 ** (k - 1 - (j + 1) // 2)
+    return 1 << (k - 1 - (j + 1) // 2)
 
 
 def _feeds(place: str, k: int) -> tuple[Feed, Feed]:

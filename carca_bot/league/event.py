@@ -410,3 +410,9 @@ class Event:
                                                 for m in r.matches))
                        if r.number == new.round else r for r in self.rounds)
         return replace(self, rounds=rounds)
+
+
+def paired(event: Event, now: float) -> Event:
+    """Start the event (round one) or pair its next round: a function of plain values,
+    so the service can run it in a worker process."""
+    return event.next_round(now) if event.started else event.start(now)

@@ -20,6 +20,9 @@ class LeagueError(Exception):
         self.code = code
         self.message = message
 
+    def __reduce__(self) -> tuple[type[LeagueError], tuple[str, str]]:
+        return (LeagueError, (self.code, self.message))  # back from a worker process
+
 
 class Format(StrEnum):
     SWISS = "swiss"

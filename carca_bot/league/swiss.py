@@ -208,8 +208,8 @@ def _result(matched: set[tuple[int, int]], order: Sequence[str],
         pairs.append((pa, pb))
     pairs.sort(key=lambda pair: (min(rank[pair[0]], rank[pair[1]]), rank[pair[1]]))
     seated, why = [], []
-    for board, (a, b) in enumerate(pairs):
-        first, second, reason = first_player(a, b, info, order, board)
+    for board, (high, low) in enumerate(pairs):
+        first, second, reason = first_player(high, low, info, order, board)
         seated.append((first, second))
         fi, se = info[first], info[second]
         why.append(PairWhy(first, second, fi.wins, se.wins, level[first] != level[second],
