@@ -99,7 +99,7 @@ class _Processes:
                 self._pool, paired, event, now)
         except BrokenProcessPool:
             self._pool = None
-            raise NotNow("busy_try_again") from None
+            raise NotNow("pairing_busy") from None
 
 
 _PROCESSES = _Processes()
