@@ -38,8 +38,7 @@ def fewest_crossings(players: frozenset[str], met: frozenset[frozenset[str]],
 
     if len(players) % 2 == 0:
         return go(players)
-    options = {b: go(players - {b}) for b in bye_from}
-    options = {b: c for b, c in options.items() if c is not None}
+    options = {b: c for b in bye_from if (c := go(players - {b})) is not None}
     if not options:
         return None
     lowest = max(level[b] for b in options)  # levels count down from the top (0)
