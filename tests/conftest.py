@@ -18,6 +18,7 @@ SLOW_TESTS = (
     "tests/bot/test_game.py::test_full_game_from_create_to_final_scores",
     "tests/render/test_board.py::test_move_by_move_equals_from_scratch",
     "tests/render/test_art.py::test_committed_art_is_current",
+    "tests/league/test_pairing.py::test_swiss_pairing_properties",
 )
 
 

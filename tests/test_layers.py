@@ -28,7 +28,7 @@ ALLOWED: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "i18n": (frozenset(), frozenset({"babel"})),
     "render": (frozenset({"engine", "i18n"}), frozenset({"PIL"})),
     "store": (frozenset({"engine"}), frozenset({"aiosqlite", "asyncpg"})),
-    "league": (frozenset({"engine"}), frozenset({"openskill"})),
+    "league": (frozenset({"engine"}), frozenset({"openskill", "rustworkx"})),
     # words: the engine's codes in players' language; the front ends' text layer.
     "words": (frozenset({"engine", "i18n"}), frozenset()),
     "service": (frozenset({"ai", "engine", "league", "render", "store"}), frozenset()),

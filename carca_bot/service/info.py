@@ -10,7 +10,7 @@ from carca_bot import store
 from carca_bot.engine.game import Game
 from carca_bot.engine.record import write_record
 from carca_bot.service import errors
-from carca_bot.service.core import Body, ServiceCore, log, nothing
+from carca_bot.service.core import Body, log, nothing
 from carca_bot.service.errors import NoGameHere, NotAllowed
 from carca_bot.service.limits import check_import
 from carca_bot.service.live import LOBBY_CLOSED, Live, snapshot
@@ -26,13 +26,14 @@ from carca_bot.service.model import (
     User,
     Where,
 )
+from carca_bot.service.reminders import ReminderOps
 from carca_bot.service.shards import TIMER_LEASE, lease, release
 from carca_bot.service.timing import bank_now, reminders_due
 from carca_bot.service.views import deciding_seat, seat_score, seed_is_public
 from carca_bot.store import ChannelBusy, SeatRow
 
 
-class InfoOps(ServiceCore):
+class InfoOps(ReminderOps):
     async def _game_id(self, where: Where, game_id: int | None) -> int:
         """The named game, else the channel's running game, else its latest one."""
         if game_id is not None:
@@ -170,6 +171,7 @@ class InfoOps(ServiceCore):
             reports.append(TimerReport(game_id, view.where, late[0].user_id, late[0].name,
                                        reason in ("auto_played", "skipped"), view, reason,
                                        view.played))
+        reports += await self._after_timers(reports, now)
         stale = await self.store.stale_lobbies(now - self.limits.lobby_lifetime)
         for game_id in await self._ours(stale):
             host: list[SeatRow] = []
@@ -267,13 +269,13 @@ class InfoOps(ServiceCore):
             self._change(live, self._clock_columns(live, state))
             return
         self._change(live, self._clock_columns(live, replace(state, reminded=due)))
-        if end is None or (seat.user_id is not None
-                           and not await self.store.claim_reminder(seat.user_id, now, DAY)):
-            return  # one reminder a day per player, across all their games and processes
+        also = None if end is None else await self._clock_reminder_due(live, seat, now, end)
+        if also is None:
+            return  # owed: one message a day per player carries them all (reminders.py)
         late.append(seat)
         left = bank_now(rules, state, seat.seat, vacations, now)
         live.notes.append(Note("clock_reminder", {
-            "name": seat.name, "seconds": round(left), "deadline": end}))
+            "name": seat.name, "seconds": round(left), "deadline": end, "also": also}))
         what.append("clock_reminder")
 
     def _expiry_body(self, now: float, host: list[SeatRow]) -> Body:

@@ -1,10 +1,13 @@
 """Durable games: SQLite tables for games, seats and the carca-record/1 action log."""
 
 from carca_bot.store.league_rows import (
+    ClockTurnRow,
     EventGameRow,
+    EventNewsRow,
     EventRow,
     RatingHistoryRow,
     RatingRow,
+    ReminderRow,
     ResultRow,
 )
 from carca_bot.store.rows import (
@@ -35,8 +38,10 @@ __all__ = [
     "SCHEMA_VERSION",
     "ActionRow",
     "ChannelBusy",
+    "ClockTurnRow",
     "Conflict",
     "EventGameRow",
+    "EventNewsRow",
     "EventRow",
     "GameData",
     "GameRow",
@@ -45,6 +50,7 @@ __all__ = [
     "PublicEvents",
     "RatingHistoryRow",
     "RatingRow",
+    "ReminderRow",
     "ResultRow",
     "SchemaTooNew",
     "SeatRow",

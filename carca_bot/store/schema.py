@@ -400,7 +400,50 @@ V10 = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10)
+# Version 11: events' news and clocks' owed reminders (issue 28). `event_news`: what an
+# event command or timer has to announce in the event's channel (a result amended after
+# the end, a match forfeited or a player expelled for running out of time) until the
+# event timers hand it to the front end (`told_at`). `owed_reminders`: a clock game's
+# reminder per player and decision (`seq`, the game's log length when it began) until
+# it is told: one message a day per player carries every one owed. `event_timeouts`:
+# each time a player of an event's game ran out of time (the event's escalation counts
+# them).
+V11 = (
+    """
+    CREATE TABLE event_news (
+        id         INTEGER PRIMARY KEY,
+        event_id   INTEGER NOT NULL REFERENCES league_events (id) ON DELETE CASCADE,
+        kind       TEXT NOT NULL,
+        data       TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        told_at    REAL
+    )
+    """,
+    "CREATE INDEX event_news_untold ON event_news (event_id) WHERE told_at IS NULL",
+    """
+    CREATE TABLE owed_reminders (
+        user_id  TEXT NOT NULL,
+        game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq      INTEGER NOT NULL,
+        due_at   REAL NOT NULL,
+        deadline REAL NOT NULL,
+        told_at  REAL,
+        PRIMARY KEY (user_id, game_id, seq)
+    )
+    """,
+    "CREATE INDEX owed_reminders_untold ON owed_reminders (user_id) WHERE told_at IS NULL",
+    """
+    CREATE TABLE event_timeouts (
+        event_id INTEGER NOT NULL REFERENCES league_events (id) ON DELETE CASCADE,
+        user_id  TEXT NOT NULL,
+        game_id  INTEGER NOT NULL,
+        at       REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id, at)
+    )
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

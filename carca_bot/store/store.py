@@ -36,10 +36,13 @@ from carca_bot.store.errors import (
     Unavailable,
 )
 from carca_bot.store.league_rows import (
+    ClockTurnRow,
     EventGameRow,
+    EventNewsRow,
     EventRow,
     RatingHistoryRow,
     RatingRow,
+    ReminderRow,
     ResultRow,
 )
 from carca_bot.store.rows import (
@@ -955,6 +958,101 @@ class Store:
                 f"SELECT id, guild_id FROM games WHERE id IN ({marks})", chunk)
             found.update((int(i), str(g)) for i, g in rows)
         return found
+
+    # -- events' news, owed reminders, time-outs (issue 28) ------------------------------
+
+    async def add_event_news(self, event_id: int, kind: str, data: Mapping[str, Any],
+                             now: float) -> int:
+        """Queue an announcement for the event's channel; its id."""
+        async with self._transaction() as db:
+            rows = list(await db.execute_fetchall(
+                "INSERT INTO event_news (event_id, kind, data, created_at) VALUES (?, ?, ?, ?) "
+                "RETURNING id", (event_id, kind, _dumps(data), now)))
+        return int(rows[0][0])
+
+    async def untold_event_news(self, event_id: int) -> list[EventNewsRow]:
+        rows = await self._rows(
+            "SELECT id, event_id, kind, data, created_at FROM event_news "
+            "WHERE event_id = ? AND told_at IS NULL ORDER BY id", (event_id,))
+        return [EventNewsRow(int(i), int(e), str(k), json.loads(d), float(c))
+                for i, e, k, d, c in rows]
+
+    async def events_with_news(self) -> list[int]:
+        rows = await self._rows(
+            "SELECT DISTINCT event_id FROM event_news WHERE told_at IS NULL ORDER BY event_id")
+        return [int(r[0]) for r in rows]
+
+    async def tell_event_news(self, news_id: int, now: float) -> bool:
+        """Mark an announcement told; False if it was already (another process told it)."""
+        async with self._transaction("ROW") as db:
+            rows = await db.execute_fetchall(
+                "UPDATE event_news SET told_at = ? WHERE id = ? AND told_at IS NULL "
+                "RETURNING id", (now, news_id))
+        return bool(rows)
+
+    async def reminder(self, user_id: str, game_id: int, seq: int) -> ReminderRow | None:
+        rows = await self._rows(
+            f"SELECT {REMINDER_COLUMNS} FROM owed_reminders WHERE user_id = ? AND game_id = ? "
+            "AND seq = ?", (user_id, game_id, seq))
+        return _reminder_row(rows[0]) if rows else None
+
+    async def put_reminder(self, row: ReminderRow) -> None:
+        """Store a reminder's state (owed: `told_at` None)."""
+        async with self._transaction("ROW") as db:
+            await db.execute(
+                f"INSERT INTO owed_reminders ({REMINDER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (user_id, game_id, seq) DO UPDATE SET due_at = excluded.due_at, "
+                "deadline = excluded.deadline, told_at = excluded.told_at",
+                (row.user_id, row.game_id, row.seq, row.due_at, row.deadline, row.told_at))
+
+    async def owed_reminders(self, user_id: str | None = None) -> list[ReminderRow]:
+        """Reminders not yet told (of one user, if named), oldest first."""
+        sql = f"SELECT {REMINDER_COLUMNS} FROM owed_reminders WHERE told_at IS NULL"
+        params: tuple[Any, ...] = ()
+        if user_id is not None:
+            sql += " AND user_id = ?"
+            params = (user_id,)
+        rows = await self._rows(sql + " ORDER BY due_at, game_id", params)
+        return [_reminder_row(r) for r in rows]
+
+    async def drop_reminder(self, user_id: str, game_id: int, seq: int) -> None:
+        async with self._transaction("ROW") as db:
+            await db.execute("DELETE FROM owed_reminders WHERE user_id = ? AND game_id = ? "
+                             "AND seq = ?", (user_id, game_id, seq))
+
+    async def clock_turns_of(self, user_id: str) -> list[ClockTurnRow]:
+        """The user's running clock games (not resigned): seat, clock state, deadline."""
+        rows = await self._rows(
+            "SELECT g.id, g.channel_id, s.seat, g.clock, g.deadline FROM games g "
+            "JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? AND s.resigned = 0 "
+            "AND g.status = 'active' AND g.clock IS NOT NULL ORDER BY g.id", (user_id,))
+        return [ClockTurnRow(int(g), str(c), int(s), None if k is None else json.loads(k),
+                             None if d is None else float(d)) for g, c, s, k, d in rows]
+
+    async def add_timeout(self, event_id: int, user_id: str, game_id: int, at: float) -> bool:
+        """Note that a player of an event's game ran out of time; False if noted before."""
+        async with self._transaction("ROW") as db:
+            rows = await db.execute_fetchall(
+                "INSERT INTO event_timeouts (event_id, user_id, game_id, at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, user_id, at) DO NOTHING "
+                "RETURNING game_id", (event_id, user_id, game_id, at))
+        return bool(rows)
+
+    async def timeouts(self, event_id: int, user_id: str) -> list[int]:
+        """The games (one entry per time-out) in which the player ran out of time."""
+        rows = await self._rows(
+            "SELECT game_id FROM event_timeouts WHERE event_id = ? AND user_id = ? "
+            "ORDER BY at", (event_id, user_id))
+        return [int(r[0]) for r in rows]
+
+
+REMINDER_COLUMNS = "user_id, game_id, seq, due_at, deadline, told_at"
+
+
+def _reminder_row(row: Sequence[Any]) -> ReminderRow:
+    user, game, seq, due, deadline, told = row
+    return ReminderRow(str(user), int(game), int(seq), float(due), float(deadline),
+                       None if told is None else float(told))
 
 
 RESULT_COLUMNS = ("game_id, seat, guild_id, user_id, display_name, score, played_rank, rank, "
