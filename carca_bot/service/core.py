@@ -313,6 +313,8 @@ class ServiceCore:
             live.seq += 1
             live.pending = pending
             self._change(live, changes)
+            if last and game.finished:
+                self._game_finishing(live)
         if live.options.clock is not None:
             self._change(live, self._clock_changes(live, now, decided))
 
@@ -342,6 +344,10 @@ class ServiceCore:
         if batch.changes.get("status") == "finished":
             self._game_ended(live)
         return True
+
+    def _game_finishing(self, live: Live) -> None:
+        """A game has just been played to its end, not yet stored: its notes may still
+        be added (the ratings' hook: ratings_ops)."""
 
     def _game_ended(self, live: Live) -> None:
         """A running game has just ended and is stored (the ratings' hook: ratings_ops)."""
