@@ -85,11 +85,12 @@ class ClockOps(LobbyOps):
             raise NotAllowed("no_clock_games")
         taken = (await self.store.vacations([user_id]))[user_id]
         rules = await self._clock_rules_of(games)
-        refusals = [(r.vacation_days, vacation_problem(r, taken, now, days))
+        problems = [(r.vacation_days, vacation_problem(r, taken, now, days))
                     for r in rules.values()]
-        if refusals and all(code is not None for _days, code in refusals):
+        refusals = [(most, code) for most, code in problems if code is not None]
+        if refusals and len(refusals) == len(problems):
             most, code = max(refusals, key=lambda found: found[0])
-            raise BadInput(str(code), days=most)
+            raise BadInput(code, days=most)
         end = now + days * DAY
         await self.store.add_vacation(user_id, now, end)
         await self._retime(games, user_id)

@@ -21,17 +21,21 @@ def _games(p: Params) -> int:
     return int(p.get("games", 0))
 
 
+def _moves(p: Params) -> int:
+    return int(p.get("moves", 5))
+
+
 NOTES: dict[str, Callable[[Params], str]] = {
     "unrated_left_early": lambda p: ngettext(
         "this game will not be rated: {name} left before making {moves} move of their own",
         "this game will not be rated: {name} left before making {moves} moves of their own",
-        int(p["moves"])).format(name=p["name"], moves=p["moves"]),
+        _moves(p)).format(name=p["name"], moves=_moves(p)),
     "unrated_absent": lambda p: ngettext(
         "this game is not rated: {name} made fewer than {moves} move of their own (the "
         "others were played for them)",
         "this game is not rated: {name} made fewer than {moves} moves of their own (the "
         "others were played for them)",
-        int(p["moves"])).format(name=p["name"], moves=p["moves"]),
+        _moves(p)).format(name=p["name"], moves=_moves(p)),
     "ratings_voided": lambda p: ngettext(
         "a server admin voided the rated results of {name}: {games} game no longer counts "
         "for anyone, and the ratings were worked out again without it",
