@@ -14,7 +14,7 @@ from carca_bot.service.core import Body, ServiceCore, log, nothing
 from carca_bot.service.errors import NoGameHere, NotAllowed
 from carca_bot.service.limits import check_import
 from carca_bot.service.live import LOBBY_CLOSED, Live, snapshot
-from carca_bot.service.lobby import SEED_BITS
+from carca_bot.service.lobby import CLOSED_LOBBY_GRACE, SEED_BITS
 from carca_bot.service.model import (
     DAY,
     MAX_PLAYERS,
@@ -154,7 +154,8 @@ class InfoOps(ServiceCore):
         reported, and the alarm
         moves past it, so nothing fires twice, even across a restart.
 
-        A lobby not started within `Limits.lobby_lifetime` is cancelled. A game that
+        A lobby not started within `Limits.lobby_lifetime` is cancelled; one closed
+        before it started is deleted `lobby.CLOSED_LOBBY_GRACE` later. A game that
         cannot be handled now (database busy) is left for the next call.
         """
         now = self.clock() if now is None else now
@@ -170,6 +171,7 @@ class InfoOps(ServiceCore):
             reports.append(TimerReport(game_id, view.where, late[0].user_id, late[0].name,
                                        reason in ("auto_played", "skipped"), view, reason,
                                        view.played))
+        await self.store.delete_closed_lobbies(now - CLOSED_LOBBY_GRACE)  # lobby.py
         stale = await self.store.stale_lobbies(now - self.limits.lobby_lifetime)
         for game_id in await self._ours(stale):
             host: list[SeatRow] = []

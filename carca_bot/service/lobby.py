@@ -12,7 +12,15 @@ from carca_bot.service.core import ServiceCore
 from carca_bot.service.errors import NotAllowed, NotInGame
 from carca_bot.service.limits import check_creation, check_games, check_start
 from carca_bot.service.live import LOBBY_CLOSED, Live, seating, setup_for
-from carca_bot.service.model import MAX_PLAYERS, GameOptions, Note, TurnView, User, Where
+from carca_bot.service.model import (
+    DAY,
+    MAX_PLAYERS,
+    GameOptions,
+    Note,
+    TurnView,
+    User,
+    Where,
+)
 from carca_bot.service.ratings_ops import left_early_note
 from carca_bot.store import ChannelBusy, SeatRow
 
@@ -20,6 +28,11 @@ from carca_bot.store import ChannelBusy, SeatRow
 # public, so the seed must be far too large to search (2^31 seeds take minutes);
 # 63 bits is what SQLite's INTEGER holds.
 SEED_BITS = 63
+# A lobby closed before it started (cancelled, emptied, or expired: outcome
+# `lobby_closed`) has nothing to show, so it is deleted this long after it closed, by
+# the timers (`check_timers`), its seats and messages with it: a week, as long as a
+# lobby may wait, so a player who saw it close can still ask what happened.
+CLOSED_LOBBY_GRACE = 7 * DAY
 
 
 def unique_name(wanted: str, taken: set[str]) -> str:
