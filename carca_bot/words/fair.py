@@ -60,6 +60,41 @@ REFUSALS: dict[str, Callable[[Params], str]] = {
     "not_voided": lambda p: _(
         "the rated results of {name} are not voided").format(name=p["name"]),
     "versus_self": lambda p: _("choose another player to compare with"),
+    # records, as the record reader refuses them (carca_bot.engine.record)
+    "record_not_utf8": lambda p: _(
+        "that record is not UTF-8 text (a wrong byte at position {offset})").format(
+        offset=p.get("offset", "?")),
+    "record_not_json": lambda p: _(
+        "that is not a JSON game record: the text goes wrong at line {line}, column "
+        "{column}").format(line=p.get("line", "?"), column=p.get("column", "?")),
+    "record_not_json_value": lambda p: _(
+        "that record holds {value}, which JSON does not allow").format(
+        value=p.get("value", "?")),
+    "record_duplicate_key": lambda p: _(
+        "that record has the key {key} twice in one object").format(key=p.get("key", "?")),
+    "record_too_many_digits": lambda p: _(
+        "a number in that record has more than {limit} digits").format(
+        limit=p.get("limit", "?")),
+    "record_number_too_long": lambda p: _(
+        "a number in that record is longer than {limit} characters").format(
+        limit=p.get("limit", "?")),
+    "record_too_many_containers": lambda p: _(
+        "that record has more than {limit} lists and objects, far more than any game "
+        "needs").format(limit=p.get("limit", "?")),
+    "record_not_object": lambda p: _(
+        "that is not a game record: a record is one JSON object, in braces"),
+    "record_wrong_format": lambda p: _(
+        "that is not a game record of this kind: its format must be {expected}").format(
+        expected=p.get("expected", "carca-record/1")),
+    "record_too_many_actions": lambda p: _(
+        "that record has {count} actions, but a game with its players and expansions has "
+        "at most {most}").format(count=p.get("count", "?"), most=p.get("most", "?")),
+    "record_unknown_expansion": lambda p: _(
+        "that record names an expansion this bot does not know: {name}").format(
+        name=p.get("name", "?")),
+    "record_expansion_not_implemented": lambda p: _(
+        "that record plays an expansion this bot cannot play yet: {name}").format(
+        name=p.get("name", "?")),
     # clocks
     "time_zone_too_long": lambda p: _(
         "that time zone name is too long: use a name from the time zone list, such as "
