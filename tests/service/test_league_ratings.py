@@ -22,7 +22,9 @@ async def play_turns(service: GameService, view: TurnView, each: int = MIN_OWN_M
     """Every seat makes `each` turns of its own (first legal square, no figure): real
     play, so that a game ended afterwards is rated (fewer makes it an abort)."""
     for _ in range(each * len(view.seats)):
-        user = who(view)
+        deciding = view.deciding
+        assert deciding is not None and deciding.user_id is not None
+        user = User(deciding.user_id, deciding.name)
         x, y, rot = (await service.legal_moves(where, user)).placements[0]
         view = await service.place(where, user, x, y, rot, confirm=True)
     return view
