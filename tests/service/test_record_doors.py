@@ -19,7 +19,7 @@ from carca_bot.words import say
 from tests.service.helpers import ANA, HERE
 
 DUPLICATE = (b'{"format": "carca-record/1", "players": ["A", "B"], '
-             b'"actions": [{"by": "A", "by": "B", "tile": "U", "at": [1, 0], "rot": 0}]}')
+             b'"actions": [{"by": "B", "by": "A", "tile": "U", "at": [1, 0], "rot": 0}]}')
 # What each door must refuse, and the reader's code for it.
 BROKEN: list[tuple[bytes, str]] = [
     (DUPLICATE, "record_duplicate_key"),
