@@ -427,7 +427,7 @@ def _game_error(db: sqlite3.Connection, row: tuple[Any, ...]) -> str | None:
     Anything at all may be wrong in a damaged file, so every exception is a finding.
     """
     from carca_bot.engine.errors import RecordError
-    from carca_bot.engine.record import check_action, replay, write_record
+    from carca_bot.engine.record import check_action, replay_text, write_record
     from carca_bot.service.live import rebuild, started
     from carca_bot.service.model import GameOptions
     from carca_bot.store.store import ACTIONS_OF_GAME, SEATS_OF_GAME, game_data
@@ -459,7 +459,8 @@ def _game_error(db: sqlite3.Connection, row: tuple[Any, ...]) -> str | None:
             return "marked complete, but its log stops before the end of the game"
         if game_row.pending is not None and live.pending is None:
             return "its unconfirmed turn no longer applies to the log"
-        status, result = replay(json.loads(json.dumps(write_record(game))))
+        # read back by the bounded reader every door uses (`carca-bot replay`, imports)
+        status, result = replay_text(json.dumps(write_record(game)))
         if status != 0:
             return f"its exported record does not replay (exit {status}): {result['error']}"
     except sqlite3.DatabaseError:

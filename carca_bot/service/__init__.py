@@ -67,14 +67,27 @@ from carca_bot.service.model import (
 from carca_bot.service.play import PlayOps
 from carca_bot.service.posts import CatchUp, PendingPost, PostOps
 from carca_bot.service.prefs import PrefsOps
-from carca_bot.service.ratings_ops import LeaderEntry, LeaderPage, PoolRating, Profile
+from carca_bot.service.rating_reads import (
+    GameRating,
+    HeadToHead,
+    LeaderEntry,
+    LeaderPage,
+    Meeting,
+    Opponent,
+    PoolRating,
+    Profile,
+    RatingPoint,
+    RatingReads,
+    SeatRating,
+)
+from carca_bot.service.ratings_ops import RatingChange, VoidReport
 from carca_bot.service.takeback import TakebackOps, TakebackView, VoteMessage
 from carca_bot.store import Store
 from carca_bot.store.rows import GameRow  # front ends read rows through the service
 
 
 class GameService(AiOps, TakebackOps, ClockOps, PlayOps, InfoOps, PostOps, PrefsOps,
-                  LeagueOps, MessageOps):
+                  RatingReads, LeagueOps, MessageOps):
     """All operations; one instance per process and database file."""
 
     @classmethod
@@ -127,9 +140,11 @@ __all__ = [
     "FeatureLabel",
     "GameMovedOn",
     "GameOptions",
+    "GameRating",
     "GameRow",
     "GameService",
     "GameSummary",
+    "HeadToHead",
     "Hint",
     "IllegalMoveError",
     "LanguagePrefs",
@@ -137,6 +152,7 @@ __all__ = [
     "LeaderPage",
     "LimitReached",
     "Limits",
+    "Meeting",
     "NoGameHere",
     "NotAllowed",
     "NotInGame",
@@ -144,12 +160,16 @@ __all__ = [
     "NotYourTurn",
     "Note",
     "NotifyPref",
+    "Opponent",
     "Pairing",
     "PendingPost",
     "PoolRating",
     "Profile",
     "QuietHours",
+    "RatingChange",
+    "RatingPoint",
     "SavedNotShown",
+    "SeatRating",
     "SeatView",
     "ServiceError",
     "TakebackView",
@@ -160,6 +180,7 @@ __all__ = [
     "Unavailable",
     "User",
     "Vacation",
+    "VoidReport",
     "VoteMessage",
     "Where",
     "event_config",

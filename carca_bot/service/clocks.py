@@ -14,7 +14,9 @@ import heapq
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
+
+from carca_bot.service.zones import zone_problem
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -80,10 +82,9 @@ class ClockRules:
             return "reminders_out_of_range"
         if self.on_timeout not in TIMEOUTS:
             return "unknown_timeout"
-        try:
-            ZoneInfo(self.timezone)
-        except (ZoneInfoNotFoundError, ValueError):
-            return "unknown_time_zone"
+        zone = zone_problem(self.timezone)  # the tz database's names only (zones.py)
+        if zone is not None:
+            return zone
         return self.quiet.problem() if self.quiet else None
 
 

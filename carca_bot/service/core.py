@@ -62,7 +62,13 @@ from carca_bot.service.model import (
 from carca_bot.service.outbox import told_json
 from carca_bot.service.play_auto import auto_move
 from carca_bot.service.shards import Shards, holder_name
-from carca_bot.service.timing import ClockState, after_decision, starting, times
+from carca_bot.service.timing import (
+    ClockState,
+    after_decision,
+    starting,
+    times,
+    vacations_in_game,
+)
 from carca_bot.service.views import build_view, deciding_seat, must_of
 from carca_bot.store import Conflict, PublicChange, SeatRow, Store, Usage, UsageCheck
 
@@ -163,9 +169,7 @@ class ServiceCore:
         async with self._locks[game_id]:
             try:
                 live = await self._load(game_id)
-                if live.options.clock is not None:  # not versioned: read afresh every time
-                    live.vacations = await self.store.vacations(
-                        s.user_id for s in live.seats if s.user_id is not None)
+                await self._read_vacations(live)  # not versioned: read afresh every time
                 if (live.version != expect if expect is not None
                         else strict and self._commits[game_id] != arrived):
                     raise GameMovedOn(MOVED_ON, self._view(live, viewer, []))
@@ -173,6 +177,14 @@ class ServiceCore:
             except BaseException:
                 self._cache.pop(game_id, None)
                 raise
+
+    async def _read_vacations(self, live: Live) -> None:
+        """A clock game's players' vacations, as the game's own rules count them
+        (`timing.vacations_in_game`: none where they allow none)."""
+        rules = live.options.clock
+        if rules is not None:
+            live.vacations = vacations_in_game(rules, await self.store.vacations(
+                s.user_id for s in live.seats if s.user_id is not None))
 
     async def _act(self, where: Where, user: User, body: Body, expect: int | None = None,
                    strict: bool = False) -> TurnView:
@@ -313,6 +325,8 @@ class ServiceCore:
             live.seq += 1
             live.pending = pending
             self._change(live, changes)
+            if last and game.finished:
+                self._game_finishing(live)
         if live.options.clock is not None:
             self._change(live, self._clock_changes(live, now, decided))
 
@@ -342,6 +356,10 @@ class ServiceCore:
         if batch.changes.get("status") == "finished":
             self._game_ended(live)
         return True
+
+    def _game_finishing(self, live: Live) -> None:
+        """A game has just been played to its end, not yet stored: its notes may still
+        be added (the ratings' hook: ratings_ops)."""
 
     def _game_ended(self, live: Live) -> None:
         """A running game has just ended and is stored (the ratings' hook: ratings_ops)."""

@@ -14,7 +14,7 @@ from carca_bot.service.core import Body, log, nothing
 from carca_bot.service.errors import NoGameHere, NotAllowed
 from carca_bot.service.limits import check_import
 from carca_bot.service.live import LOBBY_CLOSED, Live, snapshot
-from carca_bot.service.lobby import SEED_BITS
+from carca_bot.service.lobby import CLOSED_LOBBY_GRACE, SEED_BITS
 from carca_bot.service.model import (
     DAY,
     MAX_PLAYERS,
@@ -155,7 +155,8 @@ class InfoOps(ReminderOps):
         reported, and the alarm
         moves past it, so nothing fires twice, even across a restart.
 
-        A lobby not started within `Limits.lobby_lifetime` is cancelled. A game that
+        A lobby not started within `Limits.lobby_lifetime` is cancelled; one closed
+        before it started is deleted `lobby.CLOSED_LOBBY_GRACE` later. A game that
         cannot be handled now (database busy) is left for the next call.
         """
         now = self.clock() if now is None else now
@@ -172,6 +173,7 @@ class InfoOps(ReminderOps):
                                        reason in ("auto_played", "skipped"), view, reason,
                                        view.played))
         reports += await self._after_timers(reports, now)
+        await self.store.delete_closed_lobbies(now - CLOSED_LOBBY_GRACE)  # lobby.py
         stale = await self.store.stale_lobbies(now - self.limits.lobby_lifetime)
         for game_id in await self._ours(stale):
             host: list[SeatRow] = []

@@ -443,7 +443,26 @@ V11 = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11)
+# Version 12: fair play (issue 26). `rating_voids`: a server admin voided a player's
+# rated results: every rated game of theirs that ended at or before `cutoff` counts for
+# nobody (ratings are worked out again without them). An index finds the lobbies closed
+# before they started, which are deleted after a grace period.
+V12 = (
+    """
+    CREATE TABLE rating_voids (
+        guild_id  TEXT NOT NULL,
+        user_id   TEXT NOT NULL,
+        cutoff    REAL NOT NULL,
+        voided_by TEXT NOT NULL,
+        voided_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    )
+    """,
+    "CREATE INDEX games_closed_lobbies ON games (updated_at) "
+    "WHERE status = 'cancelled' AND outcome = 'lobby_closed'",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

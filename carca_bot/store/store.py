@@ -1054,6 +1054,77 @@ def _reminder_row(row: Sequence[Any]) -> ReminderRow:
     return ReminderRow(str(user), int(game), int(seq), float(due), float(deadline),
                        None if told is None else float(told))
 
+    # -- fair play (issue 26) and profiles (issue 28): added at the end -------------------
+
+    async def delete_closed_lobbies(self, closed_before: float, limit: int = 500) -> int:
+        """Delete lobbies closed before they started (outcome `lobby_closed`) whose last
+        change is at or before `closed_before`, at most `limit` at a time; how many. Their
+        seats, messages and votes go with them (ON DELETE CASCADE); a game that was dealt
+        is never deleted here."""
+        async with self._transaction() as db:
+            rows = await db.execute_fetchall(
+                "SELECT id FROM games WHERE status = 'cancelled' AND outcome = 'lobby_closed' "
+                "AND updated_at <= ? ORDER BY id LIMIT ?", (closed_before, limit))
+            ids = [int(r[0]) for r in rows]
+            if ids:
+                await db.execute(f"DELETE FROM games WHERE id IN ({', '.join('?' * len(ids))})",
+                                 ids)
+        return len(ids)
+
+    async def rating_history_since(self, guild: str, since: float) -> list[RatingHistoryRow]:
+        """The server's rating history of games ended at or after `since`, in rating
+        order (what repeat weights look back over)."""
+        rows = await self._rows(
+            f"SELECT {HISTORY_COLUMNS} FROM rating_history WHERE guild_id = ? AND ended_at >= ? "
+            "ORDER BY ended_at, game_id, user_id", (guild, since))
+        return [_history_row(r) for r in rows]
+
+    async def opponent_counts(self, guild: str, pool: str) -> dict[str, int]:
+        """How many different players each player met in rated games of `pool`."""
+        rows = await self._rows(
+            "SELECT a.user_id, count(DISTINCT b.user_id) FROM rating_history a "
+            "JOIN rating_history b ON b.guild_id = a.guild_id AND b.game_id = a.game_id "
+            "AND b.user_id <> a.user_id WHERE a.guild_id = ? AND a.pool = ? "
+            "GROUP BY a.user_id", (guild, pool))
+        return {str(u): int(n) for u, n in rows}
+
+    async def results_of_games(self, game_ids: Iterable[int]) -> list[ResultRow]:
+        """Every seat's result of these games, by game then seat."""
+        wanted = sorted(set(game_ids))
+        found: list[ResultRow] = []
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            rows = await self._rows(
+                f"SELECT {RESULT_COLUMNS} FROM game_results WHERE game_id IN "
+                f"({', '.join('?' * len(chunk))}) ORDER BY game_id, seat", chunk)
+            found += [_result_row(r) for r in rows]
+        return found
+
+    async def add_rating_void(self, guild: str, user_id: str, until: float, by: str,
+                              now: float) -> None:
+        """Void the player's rated results on the server up to `until` (a later void of
+        the same player reaches further)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO rating_voids (guild_id, user_id, cutoff, voided_by, voided_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET "
+                "cutoff = excluded.cutoff, voided_by = excluded.voided_by, "
+                "voided_at = excluded.voided_at", (guild, user_id, until, by, now))
+
+    async def remove_rating_void(self, guild: str, user_id: str) -> bool:
+        """Lift the player's void; whether there was one."""
+        async with self._transaction() as db:
+            rows = await db.execute_fetchall(
+                "DELETE FROM rating_voids WHERE guild_id = ? AND user_id = ? RETURNING user_id",
+                (guild, user_id))
+        return bool(rows)
+
+    async def rating_voids(self, guild: str) -> dict[str, float]:
+        """The server's voided players: each one's results up to the time given are void."""
+        rows = await self._rows(
+            "SELECT user_id, cutoff FROM rating_voids WHERE guild_id = ?", (guild,))
+        return {str(u): float(t) for u, t in rows}
+
 
 RESULT_COLUMNS = ("game_id, seat, guild_id, user_id, display_name, score, played_rank, rank, "
                   "players, ending, rated, left_game, ended_at, expansions")
@@ -1062,6 +1133,12 @@ HISTORY_COLUMNS = ("guild_id, game_id, user_id, pool, ended_at, rank, players, b
 EVENT_COLUMNS = ("id, guild_id, channel_id, title, status, data, options, version, created_by, "
                  "created_at, updated_at, series, season, division, reminded_round, "
                  "announced_round, digest_at")
+
+
+def _history_row(row: Sequence[Any]) -> RatingHistoryRow:
+    g, gid, u, p, t, r, n, bm, bs, am, as_, k = row
+    return RatingHistoryRow(str(g), int(gid), str(u), str(p), float(t), int(r), int(n),
+                            float(bm), float(bs), float(am), float(as_), int(k))
 
 
 def _result_row(row: Sequence[Any]) -> ResultRow:

@@ -22,6 +22,7 @@ from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness
 from tests.bot.fake_discord import GUILD_ID, Request
 from tests.bot.outgoing import assert_pings_only
 from tests.bot.test_lobby import followups
+from tests.service.test_league_ratings import play_turns
 
 DEE = (100000000000000004, "Dee")
 ORG = (100000000000000009, "Olga")
@@ -179,7 +180,9 @@ async def test_profile_and_leaderboard(harness: BotHarness) -> None:
     service = h.bot.service
     await service.create(where, User(str(ANA[0]), "Ana"), GameOptions(seed=3))
     await service.join(where, User(str(BEN[0]), "Ben"))
-    await service.start(where, User(str(ANA[0]), "Ana"))
+    # real play first: a game resigned before 5 moves of one's own is not rated
+    await play_turns(service, await service.start(where, User(str(ANA[0]), "Ana")),
+                     where=where)
     await service.resign(where, User(str(ANA[0]), "Ana"))
     (card,) = replies(await h.send(h.make.command(ANA, "/carc-profile", player=BEN)))
     assert card.content == "**Ben** on this server"
@@ -210,7 +213,9 @@ async def test_profile_as_text_when_the_picture_fails(harness: BotHarness,
     service = h.bot.service
     await service.create(where, User(str(ANA[0]), "Ana"), GameOptions(seed=3))
     await service.join(where, User(str(BEN[0]), "Ben"))
-    await service.start(where, User(str(ANA[0]), "Ana"))
+    # real play first: a game resigned before 5 moves of one's own is not rated
+    await play_turns(service, await service.start(where, User(str(ANA[0]), "Ana")),
+                     where=where)
     await service.resign(where, User(str(ANA[0]), "Ana"))
 
     def broken(*args: Any, **kwargs: Any) -> bytes:

@@ -17,11 +17,12 @@ from carca_bot.i18n import speaking
 from carca_bot.i18n.pseudo import untranslated
 from carca_bot.render.league import LeaderRow, render_leaderboard, render_standings
 from carca_bot.service import Actor, GameOptions, User, Where, event_config
-from carca_bot.store import RatingRow
+from carca_bot.store import RatingHistoryRow, RatingRow
 from tests.bot.conftest import ANA, BotHarness
 from tests.bot.outgoing import assert_pings_only
 from tests.bot.test_league_commands import GUILD, assert_png, channel_posts, event_command
 from tests.bot.test_lobby import followups
+from tests.service.test_league_ratings import play_turns
 
 ADMIN = Actor("1", "Admin", admin=True)
 # Markdown, mentions, a right-to-left override, a newline, a zero-width joiner, emoji, and
@@ -40,7 +41,11 @@ async def seed_board(h: BotHarness, players: int) -> list[RatingRow]:
     """`players` established duel ratings (12 games each), the first one named HOSTILE."""
     rows = [RatingRow(GUILD, "duel", str(500 + i), HOSTILE if i == 0 else f"Player {i}",
                       30.0 - i * 0.5, 2.0, 12) for i in range(players)]
-    await h.bot.service.store.save_ratings(GUILD, [], rows)
+    # each against three others (a leaderboard lists players with 3 different opponents)
+    met = [RatingHistoryRow(GUILD, 1000 + 3 * i + k, str(500 + who), "duel", float(i), 1, 2,
+                            25.0, 8.3, 25.0, 8.3, 1)
+           for i in range(players) for k in (1, 2, 3) for who in (i, (i + k) % players)]
+    await h.bot.service.store.save_ratings(GUILD, met, rows)
     return rows
 
 
@@ -207,7 +212,9 @@ async def test_a_hostile_name_on_a_profile_card(harness: BotHarness) -> None:
     ben = (100000000000000002, HOSTILE)
     await service.create(where, User(str(ANA[0]), "Ana"), GameOptions(seed=3))
     await service.join(where, User(str(ben[0]), HOSTILE))
-    await service.start(where, User(str(ANA[0]), "Ana"))
+    # real play first: a game resigned before 5 moves of one's own is not rated
+    await play_turns(service, await service.start(where, User(str(ANA[0]), "Ana")),
+                     where=where)
     await service.resign(where, User(str(ANA[0]), "Ana"))
     sent = await h.send(h.make.command(ANA, "/carc-profile", player=ben))
     (card,) = followups(sent)

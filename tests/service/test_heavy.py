@@ -109,8 +109,10 @@ async def test_an_import_over_its_size_is_refused_before_parsing(
             await service.import_record(HERE, CY, _whole_game())  # already parsed: measured
         small = {"format": "carca-record/1", "players": ["A", "B"], "actions": []}
         assert (await service.import_record(HERE, CY, json.dumps(small).encode())).moves == 0
-        with raises_saying(BadInput, "not a JSON game record"):
+        with raises_saying(BadInput, "nested too deeply"):  # as `carca-bot replay` says
             await service.import_record(THERE, CY, b"{" * 3000)
+        with raises_saying(BadInput, "goes wrong at line 1, column 2"):
+            await service.import_record(THERE, CY, b"{]")
     finally:
         await service.close()
 
