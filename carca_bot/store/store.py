@@ -1045,15 +1045,6 @@ class Store:
             "ORDER BY at", (event_id, user_id))
         return [int(r[0]) for r in rows]
 
-
-REMINDER_COLUMNS = "user_id, game_id, seq, due_at, deadline, told_at"
-
-
-def _reminder_row(row: Sequence[Any]) -> ReminderRow:
-    user, game, seq, due, deadline, told = row
-    return ReminderRow(str(user), int(game), int(seq), float(due), float(deadline),
-                       None if told is None else float(told))
-
     # -- fair play (issue 26) and profiles (issue 28): added at the end -------------------
 
     async def delete_closed_lobbies(self, closed_before: float, limit: int = 500) -> int:
@@ -1134,6 +1125,14 @@ EVENT_COLUMNS = ("id, guild_id, channel_id, title, status, data, options, versio
                  "created_at, updated_at, series, season, division, reminded_round, "
                  "announced_round, digest_at")
 
+
+REMINDER_COLUMNS = "user_id, game_id, seq, due_at, deadline, told_at"
+
+
+def _reminder_row(row: Sequence[Any]) -> ReminderRow:
+    user, game, seq, due, deadline, told = row
+    return ReminderRow(str(user), int(game), int(seq), float(due), float(deadline),
+                       None if told is None else float(told))
 
 def _history_row(row: Sequence[Any]) -> RatingHistoryRow:
     g, gid, u, p, t, r, n, bm, bs, am, as_, k = row

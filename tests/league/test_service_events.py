@@ -31,6 +31,13 @@ from tests.service.test_league_events import (
 )
 
 
+@pytest.fixture(autouse=True)
+def rated_from_the_first_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These games end by resignations at once, which the fair-play rule makes aborts; as
+    in tests/service/test_league_events.py, a game here counts from its first move."""
+    monkeypatch.setattr("carca_bot.service.ratings_ops.MIN_OWN_MOVES", 0)
+
+
 async def play_to_the_end(service: GameService, clock: Clock, info_id: int) -> None:
     """Open and win every game (the lower-numbered player wins) until the event is over."""
     info = await service.event_info(info_id)
