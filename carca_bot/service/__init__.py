@@ -67,14 +67,24 @@ from carca_bot.service.model import (
 from carca_bot.service.play import PlayOps
 from carca_bot.service.posts import CatchUp, PendingPost, PostOps
 from carca_bot.service.prefs import PrefsOps
+from carca_bot.service.privacy import (
+    Erased,
+    ErasePlan,
+    EventStep,
+    GameStep,
+    MessageRef,
+    PrivacyOps,
+    PrivacySettings,
+    SettingError,
+)
 from carca_bot.service.ratings_ops import LeaderEntry, LeaderPage, PoolRating, Profile
 from carca_bot.service.takeback import TakebackOps, TakebackView, VoteMessage
 from carca_bot.store import Store
 from carca_bot.store.rows import GameRow  # front ends read rows through the service
 
 
-class GameService(AiOps, TakebackOps, ClockOps, PlayOps, InfoOps, PostOps, PrefsOps,
-                  LeagueOps, MessageOps):
+class GameService(PrivacyOps, AiOps, TakebackOps, ClockOps, PlayOps, InfoOps, PostOps,
+                  PrefsOps, LeagueOps, MessageOps):
     """All operations; one instance per process and database file."""
 
     @classmethod
@@ -121,14 +131,18 @@ __all__ = [
     "ChannelBusy",
     "Choices",
     "ClockRules",
+    "ErasePlan",
+    "Erased",
     "EventInfo",
     "EventNotice",
+    "EventStep",
     "ExpelVote",
     "FeatureLabel",
     "GameMovedOn",
     "GameOptions",
     "GameRow",
     "GameService",
+    "GameStep",
     "GameSummary",
     "Hint",
     "IllegalMoveError",
@@ -137,6 +151,7 @@ __all__ = [
     "LeaderPage",
     "LimitReached",
     "Limits",
+    "MessageRef",
     "NoGameHere",
     "NotAllowed",
     "NotInGame",
@@ -147,11 +162,13 @@ __all__ = [
     "Pairing",
     "PendingPost",
     "PoolRating",
+    "PrivacySettings",
     "Profile",
     "QuietHours",
     "SavedNotShown",
     "SeatView",
     "ServiceError",
+    "SettingError",
     "TakebackView",
     "TimerReport",
     "Told",

@@ -155,7 +155,8 @@ class InfoOps(ServiceCore):
         moves past it, so nothing fires twice, even across a restart.
 
         A lobby not started within `Limits.lobby_lifetime` is cancelled. A game that
-        cannot be handled now (database busy) is left for the next call.
+        cannot be handled now (database busy) is left for the next call. Last, the data
+        due for deletion goes (servers the bot left, games past retention: privacy).
         """
         now = self.clock() if now is None else now
         reports: list[TimerReport] = []
@@ -177,6 +178,7 @@ class InfoOps(ServiceCore):
             if view is not None and host:
                 reports.append(TimerReport(game_id, view.where, host[0].user_id, host[0].name,
                                            False, view, "lobby_expired"))
+        await self._privacy_timers(now)
         return reports
 
     async def _timer_step(self, game_id: int, body: Body, now: float) -> TurnView | None:

@@ -400,7 +400,28 @@ V10 = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10)
+# Version 11: players' data (issue 32). `erasures`: one row per erased user, only the
+# number of their pseudonym ("Former player 7") and when; nothing that names them.
+# `guild_departures`: servers the bot was removed from, and when their games, events and
+# settings are deleted unless it comes back first.
+V11 = (
+    """
+    CREATE TABLE erasures (
+        number    INTEGER PRIMARY KEY,
+        erased_at REAL NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE guild_departures (
+        guild_id  TEXT PRIMARY KEY,
+        left_at   REAL NOT NULL,
+        delete_at REAL NOT NULL
+    )
+    """,
+    "CREATE INDEX guild_departures_due ON guild_departures (delete_at)",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

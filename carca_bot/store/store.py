@@ -42,6 +42,7 @@ from carca_bot.store.league_rows import (
     RatingRow,
     ResultRow,
 )
+from carca_bot.store.privacy import PrivacyRows
 from carca_bot.store.rows import (
     ActionRow,
     GameData,
@@ -127,8 +128,9 @@ SELECT
 """
 
 
-class Store:
-    """The database that holds every game."""
+class Store(PrivacyRows):
+    """The database that holds every game (and, from `PrivacyRows`, what an erasure or a
+    server's departure needs: store/privacy.py)."""
 
     def __init__(self, db: Database) -> None:
         self._db = db

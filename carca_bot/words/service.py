@@ -25,7 +25,7 @@ from carca_bot.engine.moves import (
     SkipAbbey,
 )
 from carca_bot.i18n import N_, Domain
-from carca_bot.words import english, league
+from carca_bot.words import english, league, privacy
 from carca_bot.words.english import square
 
 _T = Domain("words")
@@ -584,6 +584,7 @@ SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
 }
 
 SERVICE_REFUSALS.update(league.REFUSALS)  # ratings and events: words/league.py
+SERVICE_REFUSALS.update(privacy.REFUSALS)  # players' data: words/privacy.py
 
 
 def refusal(err: Refusal, names: Sequence[str] = ()) -> str:
