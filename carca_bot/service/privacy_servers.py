@@ -7,7 +7,8 @@ timers, unless `guild_back` (the bot was added again) cancels it first. Rows tha
 belong to no server (a user's preferences and vacations) stay, and so does everything
 of other servers. `forget_guild` deletes at once, in transactions of `BATCH` games.
 
-With `PrivacySettings.keep_finished` set, the timers also delete every game over
+The timers also delete usage counts a day old (no limit looks further back). With
+`PrivacySettings.keep_finished` set, they delete every game over
 (finished or cancelled) for longer than that, with its records and results; the
 ratings it gave stay (they are the server's standing, not the game's record), and a
 game of an event still running is kept until the event ends.
@@ -26,6 +27,7 @@ from carca_bot.service.model import DAY
 
 BATCH = 100  # games deleted per transaction
 LOCAL = "0"  # the "server" of games played in direct messages, never left
+USAGE_KEPT = DAY  # the longest window a limit counts usage over (core._usage_check)
 
 
 class SettingError(ValueError):
@@ -140,9 +142,11 @@ class ServerDataOps(ServiceCore):
         return done
 
     async def _privacy_timers(self, now: float) -> None:
-        """The servers due for deletion and the games past retention (`check_timers`).
-        Trouble with the database leaves the work for the next period."""
+        """The servers due for deletion, the games past retention and usage counts older
+        than any limit looks back (`check_timers`). Trouble with the database leaves the
+        work for the next period."""
         try:
+            await self.store.forget_usage(now - USAGE_KEPT)
             for guild, _, _ in await self.store.departures(due_by=now):
                 if self.shards is None or self.shards.owns(guild):
                     counts = await self.forget_guild(guild)

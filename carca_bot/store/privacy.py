@@ -200,6 +200,13 @@ class PrivacyRows:
                 counts[table] = counts.get(table, 0) + max(done.rowcount, 0)
         return counts
 
+    async def forget_usage(self, before: float) -> int:
+        """Delete usage counted before `before` (older than every limit's window: a
+        user's own next creation deletes theirs too); how many rows."""
+        async with self._transaction() as db:
+            done = await db.execute("DELETE FROM usage WHERE at < ?", (before,))
+        return max(done.rowcount, 0)
+
     # -- games deleted: a server's, or finished ones past the retention time ----------------
 
     async def expired_games(self, ended_before: float, after: int, limit: int) -> list[int]:
