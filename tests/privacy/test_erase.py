@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from carca_bot.engine.record import replay
-from carca_bot.service import GameOptions, GameService, MessageRef, NotNow, Where
+from carca_bot.service import GameOptions, GameService, MessageRef, NotNow, User, Where
 from carca_bot.service.live import rebuild
 from carca_bot.store.privacy_map import TABLES
 from carca_bot.words.privacy import former_player
@@ -25,6 +25,7 @@ from tests.privacy.world import (
     finished_world,
     live_world,
     occurrences,
+    played_out,
     row_key,
     snapshot,
 )
@@ -167,19 +168,37 @@ async def test_a_plan_that_changed_is_refused_and_nothing_is_erased(
 async def test_each_erased_player_has_a_number_of_their_own(service: GameService,
                                                             clock: Clock) -> None:
     """Two erased players of one game get different pseudonyms, in every table, and a
-    number already taken as a name is passed over."""
+    number already taken as a name (in any language, any case) is passed over."""
     world = await finished_world(service, clock)
+    posing = User(DEE.id, "ANTIGUO JUGADOR 1")
+    await played_out(service, Where("333", "posing"), [posing, CY], 8, clock)
     await erase(service)
     ben = await service.erase_plan(BEN.id)
     await service.erase_user(BEN.id, ben.token, former_player)
     record = await service.export(NOWHERE, world.games["duel"])
-    assert record["players"] in (["Former player 1", "Former player 2"],
-                                 ["Former player 2", "Former player 1"])
+    assert record["players"] in (["Former player 2", "Former player 3"],
+                                 ["Former player 3", "Former player 2"])
     assert replay(record)[0] == 0
     ratings = {r.user_id: r.name for r in await service.store.ratings("111111111111111111")}
-    assert ratings["former:1"] == "Antiguo jugador 1"  # the server speaks Spanish
-    assert ratings["former:2"] == "Antiguo jugador 2"
+    assert ratings["former:2"] == "Antiguo jugador 2"  # the server speaks Spanish
+    assert ratings["former:3"] == "Antiguo jugador 3"
     assert await occurrences(service, BEN.id, BEN.name) == []
+
+
+async def test_another_process_sees_the_pseudonym_at_once(service: GameService,
+                                                          db_target: str, clock: Clock) -> None:
+    """A bot process that has her games in memory reloads them: the erasure bumps the
+    version of every game it rewrites."""
+    world = await finished_world(service, clock)
+    other = await GameService.open(db_target, clock=clock)
+    try:
+        seen = await other.status(NOWHERE, game_id=world.games["duel"])
+        assert ZOE.name in [s.name for s in seen.seats]
+        await erase(service)
+        seen = await other.status(NOWHERE, game_id=world.games["duel"])
+        assert [s.user_id for s in seen.seats if s.name == "Former player 1"] == ["former:1"]
+    finally:
+        await other.close()
 
 
 async def test_show_is_everything_stored_about_the_caller(service: GameService,
