@@ -28,6 +28,7 @@ from carca_bot.service.model import DAY
 BATCH = 100  # games deleted per transaction
 LOCAL = "0"  # the "server" of games played in direct messages, never left
 USAGE_KEPT = DAY  # the longest window a limit counts usage over (core._usage_check)
+PERIOD = 600.0  # seconds between two looks for data due for deletion (not every timer run)
 
 
 class SettingError(ValueError):
@@ -74,6 +75,7 @@ class ServerDataOps(ServiceCore):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.privacy = PrivacySettings()  # the front end sets its own (from the environment)
+        self._privacy_due = 0.0  # when the timers next look for data to delete
 
     async def guild_left(self, guild: str) -> float:
         """The bot was removed from `guild`: its data goes after the grace period.
@@ -143,8 +145,11 @@ class ServerDataOps(ServiceCore):
 
     async def _privacy_timers(self, now: float) -> None:
         """The servers due for deletion, the games past retention and usage counts older
-        than any limit looks back (`check_timers`). Trouble with the database leaves the
-        work for the next period."""
+        than any limit looks back (`check_timers`), every PERIOD seconds. Trouble with
+        the database leaves the work for the next period."""
+        if now < self._privacy_due:
+            return
+        self._privacy_due = now + PERIOD
         try:
             await self.store.forget_usage(now - USAGE_KEPT)
             for guild, _, _ in await self.store.departures(due_by=now):

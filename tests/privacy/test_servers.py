@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from carca_bot.service import GameService, PrivacySettings, SettingError, Where
+from carca_bot.service.privacy_servers import PERIOD
 from carca_bot.service.shards import Shards, shard_of
 from carca_bot.store.privacy_map import TABLES
 from tests.privacy.world import (
@@ -140,6 +141,9 @@ async def test_finished_games_go_after_the_retention_time_only_if_set(
     assert set(await service.store.game_ids()) == {old.game_id, cancelled.game_id,
                                                    recent.game_id, running.game_id}
     service.privacy = PrivacySettings(keep_finished=7 * DAY)
+    await service.check_timers(clock.now)  # they looked a moment ago: not yet again
+    assert len(await service.store.game_ids()) == 4
+    clock.now += PERIOD
     await service.check_timers(clock.now)
     assert set(await service.store.game_ids()) == {recent.game_id, running.game_id}
     after = await snapshot(service)
