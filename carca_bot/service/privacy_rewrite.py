@@ -29,6 +29,7 @@ from typing import Any
 
 from carca_bot.store.privacy import Change, Found, Row, key_of
 from carca_bot.store.privacy_map import TABLES, Use, holds
+from carca_bot.store.rows import LIVE_STATUSES
 
 DEFAULT_LANGUAGE = "en"
 Pseudonym = Callable[[int, str], str]  # (number, language) -> "Former player 7"
@@ -235,12 +236,18 @@ def _language(options: object) -> str:
 
 
 def shown(table: str, row: Row) -> dict[str, Any]:
-    """A row as `/carc-privacy show` gives it: JSON columns decoded."""
+    """A row as `/carc-privacy show` gives it: JSON columns decoded; a live game's
+    secrets (its seed, an unconfirmed turn) left out, as null."""
     out: dict[str, Any] = {}
+    live = row.get("status") in LIVE_STATUSES
     for name, col in TABLES[table].columns.items():
         value = row[name]
-        if col.json and isinstance(value, str):
+        if col.secret and live:
+            value = None
+        elif col.json and isinstance(value, str):
             with contextlib.suppress(ValueError):
                 value = json.loads(value)
+            if live and col.secret_keys and isinstance(value, dict):
+                value = {k: None if k in col.secret_keys else v for k, v in value.items()}
         out[name] = value
     return out

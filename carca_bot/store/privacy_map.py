@@ -65,6 +65,11 @@ class Col:
     names: bool = False  # JSON: names players by display name
     ids: bool = False  # JSON: names players by user id
     json: bool = False  # the value is JSON text (shown decoded)
+    # Left out of an export while its game is live: the seed deals the tiles to come,
+    # and a turn not yet confirmed is its player's alone. `secret_keys`: the same for
+    # some keys of a JSON column (the seed among a game's options).
+    secret: bool = False
+    secret_keys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -87,8 +92,9 @@ J = Col(json=True)
 TABLES: dict[str, Table] = {
     "games": Table(("id",), {
         "id": P, "guild_id": P, "channel_id": P, "status": P, "host_id": Col(Use.ID),
-        "options": J, "seed": P, "created_at": P, "updated_at": P,
-        "version": Col(Use.VERSION), "pending": J, "deadline": P, "outcome": P,
+        "options": Col(json=True, secret_keys=("seed",)), "seed": Col(secret=True),
+        "created_at": P, "updated_at": P, "version": Col(Use.VERSION),
+        "pending": Col(json=True, secret=True), "deadline": P, "outcome": P,
         "public_version": P, "posted_version": P, "clock": J, "alarm": P,
     }, game="id", server="guild_id"),
     "seats": Table(("game_id", "seat"), {

@@ -218,3 +218,21 @@ async def test_show_is_everything_stored_about_the_caller(service: GameService,
     assert {t for t in tables} <= set(TABLES)
     assert await service.privacy_export(DEE.id) != shown
     assert (await service.privacy_export("100000000000000099"))["tables"] == {}
+
+
+async def test_show_keeps_a_running_games_secrets(service: GameService, clock: Clock) -> None:
+    """The seed of a game still dealing tells every tile to come; the turn another
+    player has not confirmed is theirs: neither is in the export until the game ends."""
+    world = await live_world(service, clock)
+    running = await service.store.game(world.games["running"])
+    assert running is not None and running.seed is not None
+    view = await service.status(NOWHERE, game_id=world.games["running"])
+    mover = next(u for u in (BEN, CY, ZOE) if view.deciding and view.deciding.user_id == u.id)
+    place = (await service.legal_moves(Where("111111111111111111", "running"), mover)).placements[0]
+    await service.place_tile(Where("111111111111111111", "running"), mover, *place)
+    rows = {r["id"]: r for r in (await service.privacy_export(ZOE.id))["tables"]["games"]}
+    shown = rows[running.id]
+    assert shown["seed"] is None and shown["pending"] is None
+    assert shown["options"]["seed"] is None and running.options["seed"] == running.seed
+    duel = await service.store.game(world.games["duel"])
+    assert duel is not None and rows[duel.id]["seed"] == duel.seed  # over: public
