@@ -360,12 +360,16 @@ def _where(key: tuple[tuple[str, Any], ...]) -> tuple[str, list[Any]]:
 
 async def apply(db: Connection, changes: Sequence[Change]) -> None:
     """Write the changes: deletions first, then rewrites (a rewrite may take a value a
-    deleted row held)."""
+    deleted row held); the same statement for many rows goes in one batch."""
+    batches: dict[str, list[list[Any]]] = {}
     for change in sorted(changes, key=lambda c: c.new is not None):
         where, values = _where(change.key)
         if change.new is None:
-            await db.execute(f"DELETE FROM {change.table} WHERE {where}", tuple(values))
-            continue
-        sets = ", ".join(f"{quoted(c)} = ?" for c, _ in change.new)
-        await db.execute(f"UPDATE {change.table} SET {sets} WHERE {where}",
-                         (*(v for _, v in change.new), *values))
+            sql = f"DELETE FROM {change.table} WHERE {where}"
+        else:
+            sets = ", ".join(f"{quoted(c)} = ?" for c, _ in change.new)
+            sql = f"UPDATE {change.table} SET {sets} WHERE {where}"
+            values = [*(v for _, v in change.new), *values]
+        batches.setdefault(sql, []).append(values)
+    for sql, rows in batches.items():
+        await db.executemany(sql, [tuple(r) for r in rows])
