@@ -153,6 +153,7 @@ class Rewrite:
                               for r in found.rows.get("games", [])}
         self.event_language = {int(r["id"]): _language(r["options"])
                                for r in found.rows.get("league_events", [])}
+        self._names: dict[str, str] = {}  # the pseudonym, by language
 
     def changes(self) -> list[Change]:
         out: list[Change] = []
@@ -160,7 +161,7 @@ class Rewrite:
             if table in ("games", "league_events"):
                 continue  # their versions depend on the rest: below
             out += filter(None, (self.row(table, r) for r in rows))
-        touched = {int(dict(c.old)[TABLES[c.table].game or ""]) for c in out
+        touched = {int(c.old[TABLES[c.table].game or ""]) for c in out
                    if TABLES[c.table].game}
         for table, ids in (("games", touched), ("league_events", set())):
             for row in self.found.rows.get(table, []):
@@ -186,8 +187,10 @@ class Rewrite:
             names = self.seat_names.get(int(row[spec.game]), set())
         elif not every_name and spec.event is not None:
             names = self.event_names.get(int(row[spec.event]), set())
-        return Context(self.found.user_id, frozenset(names), self.new_id,
-                       self.pseudonym(self.number, self.language(table, row)))
+        language = self.language(table, row)
+        if language not in self._names:
+            self._names[language] = self.pseudonym(self.number, language)
+        return Context(self.found.user_id, frozenset(names), self.new_id, self._names[language])
 
     def row(self, table: str, row: Row, bump: bool = False) -> Change | None:
         """The change to one row (None: it stays as it is)."""
@@ -196,18 +199,20 @@ class Rewrite:
             return Change(table, key_of(table, row), None, row)
         new: dict[str, Any] = {}
         for name, col in spec.columns.items():
-            value = row[name]
-            if col.use is Use.OWNER and value == user and holds(col.when, row):
+            value, use = row[name], col.use
+            if use is Use.PLAIN or use is Use.VERSION:
+                continue
+            if use is Use.OWNER and value == user and holds(col.when, row):
                 return Change(table, key_of(table, row), None, row)
-            if col.use is Use.ID and value == user:
+            if use is Use.ID and value == user:
                 new[name] = self.new_id
-            elif col.use is Use.CLEAR and col.of is not None and row[col.of] == user:
+            elif use is Use.CLEAR and col.of is not None and row[col.of] == user:
                 new[name] = None
-            elif col.use is Use.NAME and col.of is not None and row[col.of] == user:
+            elif use is Use.NAME and col.of is not None and row[col.of] == user:
                 new[name] = self.context(table, row).new_name
-            elif col.use is Use.JSON and col.rewriter is not None and value is not None:
+            elif use is Use.JSON and col.rewriter is not None and value is not None:
                 new[name] = self._json(col.rewriter, value, self.context(table, row))
-            elif col.use is Use.TEXT and isinstance(value, str):
+            elif use is Use.TEXT and isinstance(value, str):
                 new[name] = _words(value, self.context(table, row, every_name=True))
         changed = {k: v for k, v in new.items() if v != row[k]}
         if not changed and not bump:
