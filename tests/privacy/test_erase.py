@@ -11,14 +11,18 @@ from typing import Any
 import pytest
 
 from carca_bot.engine.record import replay
+from carca_bot.league import EventConfig, Format
 from carca_bot.service import GameOptions, GameService, MessageRef, NotNow, User, Where
 from carca_bot.service.live import rebuild
 from carca_bot.store.privacy_map import TABLES
 from carca_bot.words.privacy import former_player
 from tests.privacy.world import (
+    ADMIN,
     BEN,
     CY,
     DEE,
+    G1,
+    G2,
     ZOE,
     Snapshot,
     World,
@@ -138,7 +142,7 @@ async def test_running_games_are_left_first_as_the_plan_says(service: GameServic
     assert [(s.name, s.resigned) for s in running.seats if s.resigned] == [
         (former_player(1, "en"), True)]
     assert {s.user_id for s in running.seats} == {"former:1", BEN.id, CY.id}
-    lobby = await service.status(Where("222222222222222222", "lobby"))
+    lobby = await service.status(Where(G2, "lobby"))
     assert [s.user_id for s in lobby.seats] == [DEE.id]  # Dolores hosts it now
     spring = await service.event_info(world.events["spring"])
     assert [e.player for e in spring.event.entrants] == [BEN.id]
@@ -179,7 +183,7 @@ async def test_each_erased_player_has_a_number_of_their_own(service: GameService
     assert record["players"] in (["Former player 2", "Former player 3"],
                                  ["Former player 3", "Former player 2"])
     assert replay(record)[0] == 0
-    ratings = {r.user_id: r.name for r in await service.store.ratings("111111111111111111")}
+    ratings = {r.user_id: r.name for r in await service.store.ratings(G1)}
     assert ratings["former:2"] == "Antiguo jugador 2"  # the server speaks Spanish
     assert ratings["former:3"] == "Antiguo jugador 3"
     assert await occurrences(service, BEN.id, BEN.name) == []
@@ -228,11 +232,39 @@ async def test_show_keeps_a_running_games_secrets(service: GameService, clock: C
     assert running is not None and running.seed is not None
     view = await service.status(NOWHERE, game_id=world.games["running"])
     mover = next(u for u in (BEN, CY, ZOE) if view.deciding and view.deciding.user_id == u.id)
-    place = (await service.legal_moves(Where("111111111111111111", "running"), mover)).placements[0]
-    await service.place_tile(Where("111111111111111111", "running"), mover, *place)
+    place = (await service.legal_moves(Where(G1, "running"), mover)).placements[0]
+    await service.place_tile(Where(G1, "running"), mover, *place)
     rows = {r["id"]: r for r in (await service.privacy_export(ZOE.id))["tables"]["games"]}
     shown = rows[running.id]
     assert shown["seed"] is None and shown["pending"] is None
     assert shown["options"]["seed"] is None and running.options["seed"] == running.seed
     duel = await service.store.game(world.games["duel"])
     assert duel is not None and rows[duel.id]["seed"] == duel.seed  # over: public
+
+
+async def test_a_running_event_forfeits_her_open_match(service: GameService,
+                                                       clock: Clock) -> None:
+    """Withdrawn from a running event: her open duel is forfeited to her opponent and
+    its game cancelled; the other match and everyone else's standing are untouched."""
+    await service.set_organiser_role(G1, ADMIN, "role-org")
+    info = await service.create_event(Where(G1, "hall"), ADMIN, "Summer cup",
+                                      EventConfig(Format.SWISS, rounds=2), GameOptions())
+    for user in (ZOE, BEN, CY, DEE):
+        info = await service.sign_up(info.id, user)
+    info, pairings = await service.start_event(info.id, ADMIN)
+    for p in pairings:
+        await service.open_event_game(p.event_id, p, Where(G1, f"summer-{p.match_id}"))
+    hers = next(p for p in pairings if ZOE in p.players)
+    rival = next(u for u in hers.players if u != ZOE)
+    plan = await service.erase_plan(ZOE.id)
+    assert [e.event_id for e in plan.events] == [info.id]
+    assert [g.action for g in plan.games] == ["resign"]
+    await service.erase_user(ZOE.id, plan.token, former_player)
+    assert await occurrences(service, ZOE.id, ZOE.name) == []
+    after = await service.event_info(info.id)
+    assert after.event.match(hers.match_id).winner == rival.id
+    assert (await service.status(Where(G1, f"summer-{hers.match_id}"))).status == "cancelled"
+    others_match = next(p for p in pairings if ZOE not in p.players)
+    assert (await service.status(Where(G1, f"summer-{others_match.match_id}"))).status == "active"
+    entrant = next(e for e in after.event.entrants if e.player == "former:1")
+    assert entrant.name == "Former player 1" and entrant.withdrawn
