@@ -134,15 +134,20 @@ class PrivacyOps(ServerDataOps, LeagueOps):
         check_user_id(user_id)
         found = await self.store.privacy_rows(user_id)
         tables: dict[str, list[dict[str, Any]]] = {}
-        for change in self._dry_run(found):
+        for change in await self._dry_run(found):
             tables.setdefault(change.table, []).append(shown(change.table, change.old))
         return {"format": FORMAT, "user_id": user_id, "made_at": self.clock(),
                 "tables": {t: sorted(rows, key=lambda r: json.dumps(r, sort_keys=True))
                            for t, rows in sorted(tables.items())}}
 
-    @staticmethod
-    def _dry_run(found: Found) -> list[Change]:
-        return Rewrite(found, 0, lambda number, language: "-").changes()
+    async def _rewrite(self, found: Found, number: int, pseudonym: Pseudonym) -> list[Change]:
+        """The erasure's changes, worked out in a worker thread (thousands of rows for
+        a player of many games: not on the event loop)."""
+        return await self._workers.run(lambda: Rewrite(found, number, pseudonym).changes())
+
+    async def _dry_run(self, found: Found) -> list[Change]:
+        """The rows an erasure would change now (with a stand-in pseudonym)."""
+        return await self._rewrite(found, 0, lambda number, language: "-")
 
     async def erase_plan(self, user_id: str) -> ErasePlan:
         """What `erase_user` would do now: the games and events it changes first, and
@@ -164,7 +169,7 @@ class PrivacyOps(ServerDataOps, LeagueOps):
         events = [EventStep(int(r["id"]), str(r["guild_id"]), str(r["title"]))
                   for r in sorted(found.rows.get("league_events", []), key=lambda r: r["id"])
                   if r["status"] in ("signup", "running") and _entered(r["data"], user_id)]
-        return ErasePlan(user_id, tuple(games), tuple(events), len(self._dry_run(found)),
+        return ErasePlan(user_id, tuple(games), tuple(events), len(await self._dry_run(found)),
                          _token(games, events))
 
     async def erase_user(self, user_id: str, token: str, pseudonym: Pseudonym) -> Erased:
@@ -184,7 +189,7 @@ class PrivacyOps(ServerDataOps, LeagueOps):
         for step in plan.games:
             await self._step_out(step, user_id)
         number, changes = await self.store.privacy_erase(
-            user_id, self.clock(), lambda found, n: Rewrite(found, n, pseudonym).changes(),
+            user_id, self.clock(), lambda found, n: self._rewrite(found, n, pseudonym),
             lambda n: [pseudonym(n, language) for language in LANGUAGES])
         for change in changes:
             if change.table == "games":

@@ -14,7 +14,7 @@ one write transaction, so a crash stores all of an erasure or none of it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any
@@ -125,16 +125,16 @@ class PrivacyRows:
             return await find(db, user_id)
 
     async def privacy_erase(self, user_id: str, now: float,
-                            rewrite: Callable[[Found, int], list[Change]],
+                            rewrite: Callable[[Found, int], Awaitable[list[Change]]],
                             names_for: Callable[[int], Sequence[str]]) -> tuple[int, list[Change]]:
         """Erase the user in one transaction: a pseudonym number is taken (the next one
         whose names, `names_for(number)`, no stored name already is), `rewrite` turns
-        the rows found into changes, and they are written. Returns the number and the
-        changes made."""
+        the rows found into changes (off the event loop: it is the caller's), and they
+        are written. Returns the number and the changes made."""
         async with self._transaction() as db:
             found = await find(db, user_id)
             number = await _next_number(db, names_for)
-            changes = rewrite(found, number)
+            changes = await rewrite(found, number)
             await apply(db, changes)
             await db.execute("INSERT INTO erasures (number, erased_at) VALUES (?, ?)",
                              (number, now))
