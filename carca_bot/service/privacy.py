@@ -133,12 +133,9 @@ class PrivacyOps(ServerDataOps, LeagueOps):
         rewrite, per table, JSON columns decoded; sorted, so two exports compare."""
         check_user_id(user_id)
         found = await self.store.privacy_rows(user_id)
-        tables: dict[str, list[dict[str, Any]]] = {}
-        for change in await self._dry_run(found):
-            tables.setdefault(change.table, []).append(shown(change.table, change.old))
-        return {"format": FORMAT, "user_id": user_id, "made_at": self.clock(),
-                "tables": {t: sorted(rows, key=lambda r: json.dumps(r, sort_keys=True))
-                           for t, rows in sorted(tables.items())}}
+        changes = await self._dry_run(found)
+        tables = await self._workers.run(lambda: _tables(changes))
+        return {"format": FORMAT, "user_id": user_id, "made_at": self.clock(), "tables": tables}
 
     async def _rewrite(self, found: Found, number: int, pseudonym: Pseudonym) -> list[Change]:
         """The erasure's changes, worked out in a worker thread (thousands of rows for
@@ -212,6 +209,15 @@ class PrivacyOps(ServerDataOps, LeagueOps):
             return  # with the rest, in the erasure's transaction
         with contextlib.suppress(errors.NoGameHere):
             await self._act_on(step.game_id, None, body)
+
+
+def _tables(changes: Iterable[Change]) -> dict[str, list[dict[str, Any]]]:
+    """The rows the changes start from, as an export shows them, per table, sorted."""
+    tables: dict[str, list[dict[str, Any]]] = {}
+    for change in changes:
+        tables.setdefault(change.table, []).append(shown(change.table, change.old))
+    return {t: sorted(rows, key=lambda r: json.dumps(r, sort_keys=True))
+            for t, rows in sorted(tables.items())}
 
 
 def _entered(data: object, user_id: str) -> bool:
