@@ -67,6 +67,16 @@ from carca_bot.service.model import (
 from carca_bot.service.play import PlayOps
 from carca_bot.service.posts import CatchUp, PendingPost, PostOps
 from carca_bot.service.prefs import PrefsOps
+from carca_bot.service.privacy import (
+    Erased,
+    ErasePlan,
+    EventStep,
+    GameStep,
+    MessageRef,
+    PrivacyOps,
+    PrivacySettings,
+    SettingError,
+)
 from carca_bot.service.rating_reads import (
     GameRating,
     HeadToHead,
@@ -86,8 +96,8 @@ from carca_bot.store import Store
 from carca_bot.store.rows import GameRow  # front ends read rows through the service
 
 
-class GameService(AiOps, TakebackOps, ClockOps, PlayOps, InfoOps, PostOps, PrefsOps,
-                  RatingReads, LeagueOps, MessageOps):
+class GameService(PrivacyOps, AiOps, TakebackOps, ClockOps, PlayOps, InfoOps, PostOps,
+                  PrefsOps, RatingReads, LeagueOps, MessageOps):
     """All operations; one instance per process and database file."""
 
     @classmethod
@@ -134,8 +144,11 @@ __all__ = [
     "ChannelBusy",
     "Choices",
     "ClockRules",
+    "ErasePlan",
+    "Erased",
     "EventInfo",
     "EventNotice",
+    "EventStep",
     "ExpelVote",
     "FeatureLabel",
     "GameMovedOn",
@@ -143,6 +156,7 @@ __all__ = [
     "GameRating",
     "GameRow",
     "GameService",
+    "GameStep",
     "GameSummary",
     "HeadToHead",
     "Hint",
@@ -153,6 +167,7 @@ __all__ = [
     "LimitReached",
     "Limits",
     "Meeting",
+    "MessageRef",
     "NoGameHere",
     "NotAllowed",
     "NotInGame",
@@ -164,6 +179,7 @@ __all__ = [
     "Pairing",
     "PendingPost",
     "PoolRating",
+    "PrivacySettings",
     "Profile",
     "QuietHours",
     "RatingChange",
@@ -172,6 +188,7 @@ __all__ = [
     "SeatRating",
     "SeatView",
     "ServiceError",
+    "SettingError",
     "TakebackView",
     "TimerReport",
     "Told",

@@ -367,6 +367,9 @@ class ServiceCore:
     async def _after_commands(self) -> None:
         """Work on games that ended, run with no game lock held (ratings_ops)."""
 
+    async def _privacy_timers(self, now: float) -> None:
+        """Deletions that are due: servers the bot left, games past retention (privacy)."""
+
     def _deadline(self, live: Live) -> float | None:
         """A per-decision timer's deadline (a clock game's comes from `_clock_changes`)."""
         timer = live.options.turn_timer

@@ -157,7 +157,8 @@ class InfoOps(ReminderOps):
 
         A lobby not started within `Limits.lobby_lifetime` is cancelled; one closed
         before it started is deleted `lobby.CLOSED_LOBBY_GRACE` later. A game that
-        cannot be handled now (database busy) is left for the next call.
+        cannot be handled now (database busy) is left for the next call. Last, the data
+        due for deletion goes (servers the bot left, games past retention: privacy).
         """
         now = self.clock() if now is None else now
         reports: list[TimerReport] = []
@@ -181,6 +182,7 @@ class InfoOps(ReminderOps):
             if view is not None and host:
                 reports.append(TimerReport(game_id, view.where, host[0].user_id, host[0].name,
                                            False, view, "lobby_expired"))
+        await self._privacy_timers(now)
         return reports
 
     async def _timer_step(self, game_id: int, body: Body, now: float) -> TurnView | None:

@@ -462,7 +462,29 @@ V12 = (
     "WHERE status = 'cancelled' AND outcome = 'lobby_closed'",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12)
+# Version 13: players' data (issue 32). `erasures`: one row per erased user, only the
+# number of their pseudonym ("Former player 7") and when; nothing that names them.
+# `guild_departures`: servers the bot was removed from, and when their games, events and
+# settings are deleted unless it comes back first.
+V13 = (
+    """
+    CREATE TABLE erasures (
+        number    INTEGER PRIMARY KEY,
+        erased_at REAL NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE guild_departures (
+        guild_id  TEXT PRIMARY KEY,
+        left_at   REAL NOT NULL,
+        delete_at REAL NOT NULL
+    )
+    """,
+    "CREATE INDEX guild_departures_due ON guild_departures (delete_at)",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12,
+                                           V13)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

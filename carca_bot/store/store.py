@@ -45,6 +45,7 @@ from carca_bot.store.league_rows import (
     ReminderRow,
     ResultRow,
 )
+from carca_bot.store.privacy import PrivacyRows
 from carca_bot.store.rows import (
     ActionRow,
     GameData,
@@ -130,8 +131,9 @@ SELECT
 """
 
 
-class Store:
-    """The database that holds every game."""
+class Store(PrivacyRows):
+    """The database that holds every game (and, from `PrivacyRows`, what an erasure or a
+    server's departure needs: store/privacy.py)."""
 
     def __init__(self, db: Database) -> None:
         self._db = db

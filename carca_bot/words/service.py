@@ -25,7 +25,7 @@ from carca_bot.engine.moves import (
     SkipAbbey,
 )
 from carca_bot.i18n import N_, Domain
-from carca_bot.words import english, fair, league
+from carca_bot.words import english, fair, league, privacy
 from carca_bot.words.english import square
 
 _T = Domain("words")
@@ -586,6 +586,7 @@ SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
 SERVICE_REFUSALS.update(league.REFUSALS)  # ratings and events: words/league.py
 SERVICE_REFUSALS.update(fair.REFUSALS)  # fair play, rating reads, records: words/fair.py
 NOTES.update(fair.NOTES)
+SERVICE_REFUSALS.update(privacy.REFUSALS)  # players' data: words/privacy.py
 
 
 def refusal(err: Refusal, names: Sequence[str] = ()) -> str:
