@@ -108,7 +108,18 @@ def event_data(data: Any, ctx: Context) -> Any:
     return out
 
 
+def event_news(data: Any, ctx: Context) -> Any:
+    """An event's announcement: the players it names by id, and the organiser's note."""
+    if not isinstance(data, dict):
+        return data
+    out = _deep(data, lambda s: ctx.new_id if s == ctx.user_id else s)
+    if isinstance(out.get("note"), str):
+        out["note"] = _words(out["note"], ctx)
+    return out
+
+
 REWRITERS: dict[str, Callable[[Any, Context], Any]] = {
+    "event_news": event_news,
     "record_action": record_action,
     "told_lines": told_lines,
     "event_data": event_data,

@@ -174,6 +174,25 @@ TABLES: dict[str, Table] = {
         "user_id": Col(Use.OWNER), "mode": P, "early": P, "updated_at": P,
     }),
     "leases": Table(("name",), {"name": P, "holder": P, "expires": P}),
+    # Events' announcements until told: the players they name by id, an organiser's note.
+    "event_news": Table(("id",), {
+        "id": P, "event_id": P, "kind": P,
+        "data": Col(Use.JSON, rewriter="event_news", ids=True, json=True), "created_at": P,
+        "told_at": P,
+    }, event="event_id"),
+    "owed_reminders": Table(("user_id", "game_id", "seq"), {
+        "user_id": Col(Use.OWNER), "game_id": P, "seq": P, "due_at": P, "deadline": P,
+        "told_at": P,
+    }, game="game_id"),
+    "event_timeouts": Table(("game_id", "user_id", "at"), {
+        "event_id": P, "user_id": Col(Use.OWNER), "game_id": P, "at": P,
+    }, event="event_id"),
+    # A void stays (others' ratings were worked out without those games), under the
+    # pseudonym; so does the admin's id who voided them.
+    "rating_voids": Table(("guild_id", "user_id"), {
+        "guild_id": P, "user_id": Col(Use.ID), "cutoff": P, "voided_by": Col(Use.ID),
+        "voided_at": P,
+    }, server="guild_id"),
     "erasures": Table(("number",), {"number": P, "erased_at": P}),
     "guild_departures": Table(("guild_id",), {
         "guild_id": P, "left_at": P, "delete_at": P,
