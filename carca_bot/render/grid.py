@@ -135,9 +135,10 @@ def label_strides(lay: Layout) -> tuple[int, int]:
     return max(1, across), max(1, down)
 
 
-def base_layer(lay: Layout) -> Image.Image:
-    """The whole picture before any tile: label bands, empty squares with their coordinates
-    and a light grid; the column on the right is left blank."""
+def base_layer(lay: Layout, coordinates: bool = True) -> Image.Image:
+    """The whole picture before any tile: label bands, empty squares (with their
+    coordinates, faintly, if `coordinates`) and a light grid; the column on the right is
+    left blank."""
     img = Image.new("RGB", (lay.width, lay.height), BACKGROUND)
     w, h = lay.board_size
     d = ImageDraw.Draw(img)
@@ -166,7 +167,7 @@ def base_layer(lay: Layout) -> Image.Image:
     text.draw(d, (lay.left - small // 3, lay.top - small // 4), "y\\x", small,
               fill=text.MUTED, anchor="rs")
     size = min(22, round(0.2 * t))
-    if size >= 9:
+    if coordinates and size >= 9:
         for pos in lay.squares():
             left, top, _, _ = lay.box(pos)
             text.draw(d, (left + t // 2, top + t // 2), f"{pos[0]},{pos[1]}", size,
