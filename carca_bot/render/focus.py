@@ -28,9 +28,16 @@ from carca_bot.engine.game import Game
 from carca_bot.engine.geometry import Pos
 from carca_bot.i18n import Domain, speaking
 from carca_bot.render import text
-from carca_bot.render.board import paste_tiles, placed
 from carca_bot.render.formats import Format, encode
-from carca_bot.render.grid import TILE_STEPS, Layout, base_layer, bounds, layout_at
+from carca_bot.render.grid import (
+    TILE_STEPS,
+    Layout,
+    base_layer,
+    bounds,
+    layout_at,
+    paste_tiles,
+    placed,
+)
 from carca_bot.render.pieces import Scratch, draw_pieces, outline_square, outline_width
 from carca_bot.render.yourtile import MARK, MARK_EDGE, MARK_FILL, legal_squares
 

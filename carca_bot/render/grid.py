@@ -17,6 +17,7 @@ from carca_bot.engine.game import Game
 from carca_bot.engine.geometry import Pos
 from carca_bot.render import palette as pal
 from carca_bot.render import text
+from carca_bot.render.tile_art import tile_image
 from carca_bot.render.units import Pt
 
 MAX_SIDE = 2400
@@ -85,6 +86,23 @@ class Layout:
 
     def token_size(self) -> int:
         return min(max(18, round(0.3 * self.tile)), round(0.5 * self.tile))
+
+
+def placed(game: Game) -> dict[Pos, tuple[str, int]]:
+    """Each placed tile as (tile id, quarter turns), by square."""
+    return {pos: (p.tile, p.rot) for pos, p in game.board.tiles.items()}
+
+
+def paste_tiles(img: Image.Image, lay: Layout, tiles: dict[Pos, tuple[str, int]],
+                tunnel: bool) -> None:
+    """Paste the tiles on squares the layout shows (a tile beside the crop would cover the
+    labels), in square order."""
+    t = lay.tile
+    for pos in sorted(tiles):
+        if lay.holds(pos):
+            tile, rot = tiles[pos]
+            left, top, _, _ = lay.box(pos)
+            img.paste(tile_image(tile, rot, t, tunnel), (left, top))
 
 
 def bounds(game: Game) -> tuple[int, int, int, int]:
