@@ -138,10 +138,10 @@ def tile_block(tile: str, rot: int, tunnel: bool = False) -> Block:
         for c, r in PATH[side]:
             grid[r][c] = Cell("│" if side in (0, 2) else "─", "|" if side in (0, 2) else "-",
                               ROAD, grid[r][c].bg or FIELD, bold=True)
-    if shape.river and not roads:
-        grid[1][2] = Cell("≈", "~", RIVER, FIELD, bold=True)
-    elif len(roads) >= 2:
+    if len(roads) >= 2:  # a crossing, or a bridge over the river
         grid[1][2] = Cell(JUNCTION[frozenset(roads)], "+", ROAD, FIELD, bold=True)
+    elif shape.river:
+        grid[1][2] = Cell("≈", "~", RIVER, FIELD, bold=True)
     if shape.building is not None:
         shrine = shape.segments[shape.building].building == "shrine"
         grid[1][2] = Cell("†" if shrine else "⌂", "S" if shrine else "M", ROOF, FIELD,

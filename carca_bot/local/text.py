@@ -13,7 +13,7 @@ from carca_bot.engine.moves import Move, PlaceTile
 from carca_bot.i18n import N_, Domain, current
 from carca_bot.local import vocab
 from carca_bot.service import Choices, SeatView, TurnView
-from carca_bot.words import say
+from carca_bot.words import feature_label, say
 from carca_bot.words.alt import ranking_words
 from carca_bot.words.english import figure_name
 from carca_bot.words.service import must_words
@@ -157,7 +157,9 @@ def choices_text(choices: Choices) -> str:
         lines.append(c("draw"))
     lines += [f"{c('place')} {x} {y} {r}" for x, y, r in choices.placements]
     lines += [f"{c('abbey')} {x} {y}" for x, y in choices.abbey_squares]
-    lines += [f"{c('deploy')} {vocab.figure(f)} {code(on)}" for f, on in choices.deployments]
+    where = {label.on: feature_label(label.kind, label.where) for label in choices.labels}
+    lines += [f"{c('deploy')} {vocab.figure(f)} {code(on)}"
+              + (f" ({where[on]})" if on in where else "") for f, on in choices.deployments]
     if choices.can_recall:
         lines.append(c("recall"))
     lines += [f"{c('tunnel')} {x} {y} {code(side)} {pair + 1}"

@@ -66,12 +66,13 @@ class Screen:
     def type(self, line: str) -> None:
         os.write(self.master, (line + "\n").encode())
 
-    def answer(self, line: str, deadline: float) -> str:
-        """Type a command; the text it printed, up to the next prompt."""
+    def answer(self, line: str, deadline: float) -> tuple[str, str | None]:
+        """Type a command; the text it printed up to the next prompt, and whose prompt
+        that is (None: the program ended)."""
         start = len(self.text())
         self.type(line)
-        self.next_prompt(deadline)
-        return self.text()[start:]
+        who = self.next_prompt(deadline)
+        return self.text()[start:], who
 
 
 def choose(options: str) -> list[str]:
@@ -93,11 +94,13 @@ def test_a_whole_game_against_two_ais_in_a_terminal(tmp_path: Path, levels: str)
     deadline = time.monotonic() + GAME_SECONDS
     try:
         turns = 0
-        while (who := screen.next_prompt(deadline)) is not None:
+        who = screen.next_prompt(deadline)
+        while who is not None:
             assert who == "Ana"
-            for line in choose(screen.answer("moves", deadline)):
-                screen.type(line)
-                if line != "confirm" and screen.next_prompt(deadline) is None:
+            options, who = screen.answer("moves", deadline)
+            for line in choose(options):
+                _said, who = screen.answer(line, deadline)
+                if who is None:
                     break
             turns += 1
         assert screen.proc.wait(30) == 0
