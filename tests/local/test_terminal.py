@@ -87,10 +87,12 @@ def choose(options: str) -> list[str]:
     return ["confirm"]
 
 
-@pytest.mark.parametrize("levels", ["easy,random"])
-def test_a_whole_game_against_two_ais_in_a_terminal(tmp_path: Path, levels: str) -> None:
+@pytest.mark.parametrize(("levels", "expansions"), [("easy,random", ""),
+                                                     ("greedy,easy", "all")])
+def test_a_whole_game_against_two_ais_in_a_terminal(tmp_path: Path, levels: str,
+                                                    expansions: str) -> None:
     screen = Screen(["--db", str(tmp_path / "game.sqlite3"), "--players", "Ana", "--ai",
-                     levels, "--seed", "4"], tmp_path)
+                     levels, "--seed", "4", "--expansions", expansions], tmp_path)
     deadline = time.monotonic() + GAME_SECONDS
     try:
         turns = 0
@@ -111,7 +113,8 @@ def test_a_whole_game_against_two_ais_in_a_terminal(tmp_path: Path, levels: str)
     text = screen.text()
     assert turns >= 20
     assert re.search(r"Seat order \(drawn at random.*\): 1 .+, 2 .+, 3 .+", text)
-    assert "AI (easy)" in text and "AI (random)" in text and "is thinking…" in text
+    assert all(f"AI ({level})" in text for level in levels.split(","))
+    assert "is thinking…" in text
     assert "Ana's turn: place your tile" in text  # whose turn, in the status line
     assert re.search(r"(?m)^\s+-?\d+(\s+-?\d+){2,}$", text)  # the board's column numbers
     assert "─" in text or "│" in text  # roads, drawn with box-drawing characters
