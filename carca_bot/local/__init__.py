@@ -47,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", metavar="LANG", type=_language,
                         help=f"the language to play in: {', '.join(LANGUAGES)} (default: from "
                              "LC_ALL, LC_MESSAGES or LANG, else en)")
-    parser.add_argument("--pictures", type=Path, metavar="DIR",
+    parser.add_argument("--pictures", "--out", type=Path, metavar="DIR",
                         help="also write pictures: DIR/board.png (the whole board, after "
                              "every move) and DIR/tile.png (your drawn tile), the latest "
                              "only; by default the board is drawn in the terminal alone")
