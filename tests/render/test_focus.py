@@ -235,3 +235,26 @@ def test_labels_wider_than_a_square_are_thinned_not_overlapped() -> None:
     assert across >= 2 and down >= 2
     big = layout_at(-3, -3, 7, 7, SQUARE, column, 26)
     assert label_strides(big) == (1, 1)
+
+
+def test_the_bench_prints_the_card_line_in_the_issues_form() -> None:
+    """`python bench/pictures.py` prints one line per stage that other checks read."""
+    import importlib.util
+    import re
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "pictures.py"
+    spec = importlib.util.spec_from_file_location("bench_pictures", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules["bench_pictures"] = bench
+    spec.loader.exec_module(bench)
+    game, tile = _played(7, 60)
+    line = bench.card_line("mid", game, tile, 1)
+    found = re.fullmatch(r"card mid: (\d+) squares across, (\d+) px per square at 400 px, "
+                         r"(\d+) px labels, (\d+) KB, (\d+) ms", line)
+    assert found, line
+    across, square, label, kb = (int(found.group(i)) for i in range(1, 5))
+    assert across <= MAX_COLS and square >= PHONE_SQUARE and label >= PHONE_TEXT
+    assert kb * 1000 <= CARD_BYTES
