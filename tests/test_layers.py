@@ -60,8 +60,6 @@ KNOWN_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset({
     ("bot.card", "bot.client"),
     ("bot.ping", "bot.client"),
     ("bot.notify", "bot.client"),
-    # service: errors.py names model types while model.py raises its errors.
-    ("service.errors", "service.model"),
 })
 
 

@@ -23,7 +23,6 @@ from carca_bot.service.clocks import ClockRules, QuietHours
 from carca_bot.service.errors import (
     BadInput,
     ChannelBusy,
-    GameMovedOn,
     IllegalMoveError,
     LimitReached,
     NoGameHere,
@@ -51,6 +50,7 @@ from carca_bot.service.model import (
     LANGUAGES,
     Choices,
     ExpelVote,
+    GameMovedOn,
     GameOptions,
     GameSummary,
     LanguagePrefs,

@@ -18,6 +18,7 @@ from carca_bot.service.lobby import SEED_BITS
 from carca_bot.service.model import (
     DAY,
     MAX_PLAYERS,
+    GameMovedOn,
     GameOptions,
     GameSummary,
     Note,
@@ -192,7 +193,7 @@ class InfoOps(ServiceCore):
             return None
         try:
             return await self._act_on(game_id, None, body)
-        except errors.GameMovedOn:
+        except GameMovedOn:
             return None  # someone moved in the meantime; their new deadline applies
         except (errors.ServiceError, store.StoreError) as exc:
             log.warning("game %s: the timers could not handle it now: %s", game_id, exc)

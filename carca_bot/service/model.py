@@ -15,7 +15,7 @@ from carca_bot.engine.events import Event
 from carca_bot.engine.moves import Move
 from carca_bot.engine.setup import WAGON_RULES
 from carca_bot.service.clocks import PRESETS, ClockRules, QuietHours
-from carca_bot.service.errors import BadInput
+from carca_bot.service.errors import BadInput, ServiceError
 from carca_bot.service.labels import FeatureLabel
 
 MAX_PLAYERS = 6
@@ -348,6 +348,17 @@ class ExpelVote:
     voters: tuple[str, ...]
     needed: int
     closes: float | None = None  # when it closes unexpelled (their turn is then played)
+
+
+class GameMovedOn(ServiceError):
+    """Another command changed the game first; `view` is the game as it is now.
+
+    It lives beside `TurnView`, which it carries, rather than with the other refusals
+    in `errors`, so that neither module needs the other's names."""
+
+    def __init__(self, code: str, view: TurnView) -> None:
+        super().__init__(code)
+        self.view = view
 
 
 def ranked(seats: Iterable[SeatView]) -> tuple[SeatView, ...]:
