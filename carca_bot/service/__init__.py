@@ -55,26 +55,31 @@ from carca_bot.service.model import (
     GameSummary,
     LanguagePrefs,
     Limits,
+    Moment,
     Note,
+    Played,
     SeatView,
+    Shown,
     TimerReport,
     Told,
     TurnOrder,
     TurnView,
     User,
     Where,
+    played,
 )
 from carca_bot.service.play import PlayOps
 from carca_bot.service.posts import CatchUp, PendingPost, PostOps
 from carca_bot.service.prefs import PrefsOps
 from carca_bot.service.ratings_ops import LeaderEntry, LeaderPage, PoolRating, Profile
+from carca_bot.service.shown import ShownOps
 from carca_bot.service.takeback import TakebackOps, TakebackView, VoteMessage
 from carca_bot.store import Store
 from carca_bot.store.rows import GameRow  # front ends read rows through the service
 
 
 class GameService(AiOps, TakebackOps, ClockOps, PlayOps, InfoOps, PostOps, PrefsOps,
-                  LeagueOps, MessageOps):
+                  LeagueOps, MessageOps, ShownOps):
     """All operations; one instance per process and database file."""
 
     @classmethod
@@ -137,6 +142,7 @@ __all__ = [
     "LeaderPage",
     "LimitReached",
     "Limits",
+    "Moment",
     "NoGameHere",
     "NotAllowed",
     "NotInGame",
@@ -146,12 +152,14 @@ __all__ = [
     "NotifyPref",
     "Pairing",
     "PendingPost",
+    "Played",
     "PoolRating",
     "Profile",
     "QuietHours",
     "SavedNotShown",
     "SeatView",
     "ServiceError",
+    "Shown",
     "TakebackView",
     "TimerReport",
     "Told",
@@ -164,4 +172,5 @@ __all__ = [
     "Where",
     "event_config",
     "head_to_head",
+    "played",
 ]
