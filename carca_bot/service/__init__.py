@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from carca_bot import store
+from carca_bot.league.standings import StandingRow as Standing  # a row of an event's table
 from carca_bot.league.standings import head_to_head
 from carca_bot.service.ai_play import AI_LEVELS, Thinks
 from carca_bot.service.ai_seats import AiOps, Hint
@@ -160,6 +161,7 @@ __all__ = [
     "SeatView",
     "ServiceError",
     "Shown",
+    "Standing",
     "TakebackView",
     "TimerReport",
     "Told",

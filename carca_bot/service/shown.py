@@ -62,7 +62,7 @@ class ShownOps(ServiceCore):
 
         await self._act_on(game_id, None, body)
         game = found[0]
-        return await self._workers.run(lambda: _moment(game_id, game, number))
+        return await self._workers.run(lambda: moment_of(game_id, game, number))
 
     async def pile(self, game_id: int) -> tuple[tuple[str, int], ...]:
         """The tiles still to draw, counted by kind (never their order); NotAllowed
@@ -79,7 +79,9 @@ class ShownOps(ServiceCore):
         return await self._workers.run(lambda: pile(game))
 
 
-def _moment(game_id: int, game: Game, number: int | None) -> Moment:
+def moment_of(game_id: int, game: Game, number: int | None) -> Moment:
+    """`game` (any copy) right after its move `number`, replayed without the seed:
+    CPU work, for a worker thread."""
     actions = [dict(a) for a in game.history]
     total = len(actions)
     number = total if number is None else max(0, min(number, total))
