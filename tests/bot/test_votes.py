@@ -330,6 +330,57 @@ async def test_the_proposer_withdraws(harness: BotHarness) -> None:
     assert "withdrew" in edit.json["content"] and edit.json["components"] == []
 
 
+async def forged_on_the_card(h: BotHarness, player: Player, custom_id: str) -> list[Request]:
+    """A click carrying a vote's real custom id, but on the game's card (a forged
+    interaction: the card never carries vote buttons)."""
+    game = (await h.bot.service.status(place_of(h))).game_id
+    card = (await h.bot.service.game_messages(game)).card_id
+    assert card is not None
+    return await h.send(h.make.component(player, custom_id, message_id=int(card)))
+
+
+def no_edit(requests: list[Request]) -> None:
+    """Nothing the click was on (or any message) was edited."""
+    assert not edits(requests)
+    assert not [r for r in requests if r.method == "PATCH"], [r.path for r in requests]
+
+
+async def test_a_forged_take_back_vote_on_the_card_edits_nothing(harness: BotHarness) -> None:
+    h = harness
+    await three_players(h)
+    mover = await move(h)
+    record = await h.bot.service.export(place_of(h))
+    _, ids = await ask(h, mover)
+    game = (await h.bot.service.status(place_of(h))).game_id
+    voter = next(p for p in (ANA, BEN, CY) if p != mover)
+    for action in ("yes", "no", "drop"):
+        requests = await forged_on_the_card(h, mover if action == "drop" else voter,
+                                            ids[action])
+        assert_private_refusal(requests, "belongs to the vote's own message")
+        no_edit(requests)
+    asked = await h.bot.service.takeback_of(game, int(ids["yes"].split(":")[3]))
+    assert asked is not None and not asked.decided and asked.accepted == ()
+    assert await h.bot.service.export(place_of(h)) == record
+    (edit,) = edits(await vote(h, voter, ids["yes"]))  # on its own message it counts
+    assert f"✅ <@{voter[0]}>" in edit.json["content"]
+
+
+async def test_a_forged_expel_vote_on_the_card_edits_nothing(harness: BotHarness) -> None:
+    h, clock = harness, Clock()
+    late = await expel_game(h, clock)
+    game = (await h.bot.service.status(place_of(h))).game_id
+    await h.bot.cards.show(await h.bot.service.status(place_of(h)), "")  # the card is up
+    button = f"carcv:expel:{game}:{late[0]}"
+    voter = next(p for p in (ANA, BEN, CY) if p != late)
+    requests = await forged_on_the_card(h, voter, button)
+    assert_private_refusal(requests, "belongs to the vote's own message")
+    no_edit(requests)
+    vote_now = (await h.bot.service.status(place_of(h))).expel_vote
+    assert vote_now is not None and vote_now.voters == ()
+    (edit,) = edits(await vote(h, voter, button))  # on its own message it counts
+    assert "Votes: 1 of 2 needed" in edit.json["content"]
+
+
 async def test_a_restart_in_the_middle_of_the_vote(harness: BotHarness) -> None:
     h = harness
     await three_players(h)

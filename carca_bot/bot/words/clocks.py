@@ -83,34 +83,46 @@ def clock_choice(preset: str | None, bank_hours: int | None, increment_hours: in
                             "belong to a clock: choose one with the clock option, or give "
                             "bank_hours"))
         return None
-    if (quiet_start is None) != (quiet_end is None):
-        raise Refused(_("give both quiet_start and quiet_end (the hours the clocks stop "
-                        "and start again), or neither"))
-    if quiet_start is not None and quiet_start == quiet_end:
-        raise Refused(_("quiet hours must not start and end at the same hour"))
+    quiet = _quiet(quiet_start, quiet_end)
     if not custom and not extras:
         return preset
-    value: dict[str, object] = {}
-    if preset is not None:
-        value["preset"] = preset
-    elif "bank" not in custom:
-        raise Refused(_("a custom clock needs bank_hours (the time each player starts "
-                        "with); or choose a preset with the clock option"))
-    else:
-        custom.setdefault("increment", custom["bank"])
-        custom.setdefault("cap", max(custom["bank"], CUSTOM_CAP_BANKS * custom["bank"]))
-    if custom.get("cap") is not None and "bank" in custom and custom["cap"] < custom["bank"]:
-        raise Refused(_("cap_hours ({cap}) must be at least bank_hours ({bank}): a bank "
-                        "may not start above its cap").format(cap=custom["cap"],
-                                                              bank=custom["bank"]))
-    value.update({k: v * HOUR for k, v in custom.items()})
-    if quiet_start is not None and quiet_end is not None:
-        value["quiet"] = [quiet_start * 60, quiet_end * 60]
+    value: dict[str, object] = {} if preset is None else {"preset": preset}
+    value.update({k: v * HOUR for k, v in _banks(preset, custom).items()})
+    if quiet is not None:
+        value["quiet"] = quiet
     if zone:
         value["timezone"] = time_zone(zone)
     if on_timeout:
         value["on_timeout"] = on_timeout
     return value
+
+
+def _quiet(start: int | None, end: int | None) -> list[int] | None:
+    """The quiet hours as minutes of the day (start, end); both or neither given."""
+    if (start is None) != (end is None):
+        raise Refused(_("give both quiet_start and quiet_end (the hours the clocks stop "
+                        "and start again), or neither"))
+    if start is None or end is None:
+        return None
+    if start == end:
+        raise Refused(_("quiet hours must not start and end at the same hour"))
+    return [start * 60, end * 60]
+
+
+def _banks(preset: str | None, custom: dict[str, int]) -> dict[str, int]:
+    """A custom clock's hours: without a preset, the bank is needed, the increment is a
+    bank and the cap three banks unless given; the cap is never below the bank."""
+    if preset is None:
+        if "bank" not in custom:
+            raise Refused(_("a custom clock needs bank_hours (the time each player starts "
+                            "with); or choose a preset with the clock option"))
+        custom = {"increment": custom["bank"],
+                  "cap": max(custom["bank"], CUSTOM_CAP_BANKS * custom["bank"]), **custom}
+    if "cap" in custom and "bank" in custom and custom["cap"] < custom["bank"]:
+        raise Refused(_("cap_hours ({cap}) must be at least bank_hours ({bank}): a bank "
+                        "may not start above its cap").format(cap=custom["cap"],
+                                                              bank=custom["bank"]))
+    return custom
 
 
 def _clock_time(minutes: int) -> str:
