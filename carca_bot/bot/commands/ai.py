@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from discord import app_commands
 
+from carca_bot.bot.commands.tree import top_level
 from carca_bot.bot.core.act import Act
 from carca_bot.bot.core.reply import Reply, is_admin, where
 from carca_bot.bot.core.run import run
@@ -69,8 +70,9 @@ def hints_used(view: TurnView) -> str:
                      for s in asked)
 
 
-ai = app_commands.Group(name="carc-ai", description="AI players in this channel's game",
-                        guild_only=True)
+ai = top_level(app_commands.Group(name="carc-ai",
+                                  description="AI players in this channel's game",
+                                  guild_only=True))
 
 
 @ai.command(name="add", description="Seat an AI player in the lobby (host only)")
@@ -129,6 +131,7 @@ async def hints(act: Act) -> Reply:
     return Reply(hints_used(await act.service.status(act.here, act.user.id)))
 
 
+@top_level
 @app_commands.command(name="carc-hint",
                       description="Ask the AI for a move for your turn (only you see it)")
 @app_commands.guild_only()

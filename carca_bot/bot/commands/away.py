@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from discord import app_commands
 
+from carca_bot.bot.commands.tree import top_level
 from carca_bot.bot.core.act import Act
 from carca_bot.bot.core.reply import Reply
 from carca_bot.bot.core.run import run
@@ -46,6 +47,7 @@ def vacations_text(vacations: list[tuple[float, float]], now: float) -> str:
     return "\n".join(lines)
 
 
+@top_level
 @app_commands.command(name="carc-away", description="Vacation: pause your clock in every "
                                                     "clock game (only you see the reply)")
 @app_commands.describe(action="Start a vacation, end it, or show yours",

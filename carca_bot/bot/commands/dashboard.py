@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import discord
 
-from carca_bot.bot.commands.carc import carc
+from carca_bot.bot.commands.tree import carc
 from carca_bot.bot.components.ids import VoteItem
 from carca_bot.bot.core.act import Act, Click
 from carca_bot.bot.core.reply import Reply

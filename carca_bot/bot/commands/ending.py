@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from carca_bot.bot.commands.carc import carc
+from carca_bot.bot.commands.tree import carc
 from carca_bot.bot.components.rows import resign_row
 from carca_bot.bot.core.act import Act
 from carca_bot.bot.core.reply import Reply, in_language, is_admin, public

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from discord import app_commands
 
+from carca_bot.bot.commands.tree import top_level
 from carca_bot.bot.core.act import Act, read_prefs
 from carca_bot.bot.core.reply import Reply, in_language, is_admin
 from carca_bot.bot.core.run import run
@@ -21,6 +22,7 @@ CHOICES = [app_commands.Choice(name=NAMES["en"], value="en"),
            app_commands.Choice(name="Default (follow Discord's language)", value="default")]
 
 
+@top_level
 @app_commands.command(name="carc-language", description="The language the bot speaks to you, "
                                                         "or (Manage Server) in this server")
 @app_commands.guild_only()

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 
 from carca_bot.bot.commands import suggest
-from carca_bot.bot.commands.carc import carc
+from carca_bot.bot.commands.tree import carc
 from carca_bot.bot.components.rows import row_for
 from carca_bot.bot.core.act import Act
 from carca_bot.bot.core.reply import Reply, in_language, public

@@ -14,7 +14,7 @@ from typing import TypeVar
 import discord
 from discord import app_commands
 
-from carca_bot.bot.commands.carc import carc
+from carca_bot.bot.commands.tree import carc, top_level
 from carca_bot.bot.components.card import stats_text
 from carca_bot.bot.components.rows import history_row, page_row
 from carca_bot.bot.core.act import Act
@@ -146,6 +146,7 @@ async def rules(act: Act) -> Reply:
 # -- the past: history and the pile ---------------------------------------------------------
 
 
+@top_level
 @app_commands.command(name="carc-history", description="Step through a game of this channel, "
                                                        "move by move (only you see it)")
 @app_commands.guild_only()
@@ -221,6 +222,7 @@ async def step(act: Act) -> Reply:
     return await moment(act, view, target)
 
 
+@top_level
 @app_commands.command(name="carc-tiles", description="The tiles left in the pile of this "
                                                      "channel's game, counted by kind")
 @app_commands.guild_only()

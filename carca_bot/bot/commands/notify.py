@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from discord import app_commands
 
+from carca_bot.bot.commands.tree import top_level
 from carca_bot.bot.core.act import Act
 from carca_bot.bot.core.reply import Reply
 from carca_bot.bot.core.run import run
@@ -38,6 +39,7 @@ def notify_text(pref: NotifyPref) -> str:
     return said + " " + _("You are not told when the player before you starts their turn.")
 
 
+@top_level
 @app_commands.command(name="carc-notify",
                       description="How you are told it is your turn (only you see it)")
 @app_commands.describe(mode="A mention in the channel, a direct message, or nothing",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from carca_bot.bot.commands.tree import top_level
 from carca_bot.bot.core.act import Act
 from carca_bot.bot.core.pictures import Pictures
 from carca_bot.bot.core.reply import Reply
@@ -161,6 +162,7 @@ async def leaderboard_reply(pictures: Pictures, board: LeaderPage, page: int, se
     return Reply(head, public=True, picture=("leaderboard.png", about, png))
 
 
+@top_level
 @app_commands.command(name="carc-profile", description="A player's ratings and record on "
                                                        "this server")
 @app_commands.guild_only()
@@ -178,6 +180,7 @@ async def profile(act: Act, player: discord.User | discord.Member | None) -> Rep
                                act.interaction.filesize_limit)
 
 
+@top_level
 @app_commands.command(name="carc-leaderboard", description="This server's best rated players")
 @app_commands.guild_only()
 @app_commands.describe(pool="Duels or multiplayer games", page="Which page")

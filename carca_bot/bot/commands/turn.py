@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from carca_bot.bot.commands import suggest
-from carca_bot.bot.commands.carc import carc
+from carca_bot.bot.commands.tree import carc
 from carca_bot.bot.components.ids import GameItem
 from carca_bot.bot.components.menus import hole_options
 from carca_bot.bot.core.act import Act

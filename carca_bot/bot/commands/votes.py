@@ -14,6 +14,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from carca_bot.bot.commands.tree import top_level
 from carca_bot.bot.core.act import Act, Click
 from carca_bot.bot.core.reply import Reply, in_language, public
 from carca_bot.bot.core.run import run
@@ -64,6 +65,7 @@ def not_here(view: TurnView, found: VoteMessage | None, over: str) -> Refused:
 # -- taking back a move ---------------------------------------------------------------
 
 
+@top_level
 @app_commands.command(name="carc-takeback", description="Ask the other players to let you "
                                                         "take back the move you just "
                                                         "confirmed")

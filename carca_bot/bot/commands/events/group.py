@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from discord import app_commands
 
+from carca_bot.bot.commands.tree import top_level
 from carca_bot.bot.core.act import Act
 from carca_bot.bot.core.reply import is_admin
 from carca_bot.service import Actor, EventInfo
 
-events = app_commands.Group(name="carc-event", description="Tournaments and leagues on this "
-                                                           "server", guild_only=True)
+events = top_level(app_commands.Group(name="carc-event", description="Tournaments and "
+                                                                     "leagues on this server",
+                                      guild_only=True))
 EventNumber = app_commands.Range[int, 1, 10**12]
 MatchId = app_commands.Range[str, 1, 20]
 
