@@ -16,6 +16,7 @@ catalogue after `catalogues update`, and `catalogues check` fails until it is tr
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -55,8 +56,10 @@ def valid_name(name: str) -> bool:
     return bool(VALID_NAME.match(name)) and name == name.lower()
 
 
+@functools.cache
 def _known(language: str) -> frozenset[str]:
-    """The catalogue's keys ("context\\x04message" for a message with a context)."""
+    """The catalogue's keys ("context\\x04message" for a message with a context); read
+    once, as the catalogues are."""
     catalog = getattr(_T.translations(language), "_catalog", None)
     return frozenset(k for k in catalog if isinstance(k, str)) if catalog else frozenset()
 

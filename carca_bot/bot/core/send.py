@@ -17,6 +17,7 @@ from carca_bot.bot.components.rows import row_for, take_back_offer
 from carca_bot.bot.core.reply import Reply
 from carca_bot.bot.posts import endgame
 from carca_bot.bot.posts.channel import posted, refresh_card
+from carca_bot.bot.posts.sending import send_message
 from carca_bot.bot.seam import Bot, Interaction
 from carca_bot.bot.words import text
 from carca_bot.bot.words.safe import NO_PINGS, pinging
@@ -52,21 +53,24 @@ async def send(bot: Bot, interaction: Interaction, reply: Reply, public: bool = 
         await not_posted(bot, interaction, shown, exc)
         return
     if shown is not None:
-        await _shown_elsewhere(bot, interaction, shown)
+        await _after_public_post(bot, interaction, shown)
 
 
 def _elsewhere(interaction: Interaction, view: TurnView | None) -> bool:
+    """Whether the game is played in another channel than the interaction's."""
     return view is not None and view.where.channel != str(interaction.channel_id or 0)
 
 
 async def _post(bot: Bot, interaction: Interaction, reply: Reply, content: str,
                 files: list[discord.File], components: discord.ui.View | None) -> None:
-    kwargs = _message(files, components, pinging(*reply.pings))
+    """The follow-up; a public post about a game played in another channel goes there."""
     shown = reply.view if reply.public else None
     if shown is not None and _elsewhere(interaction, shown):
-        await bot.get_partial_messageable(int(shown.where.channel)).send(content, **kwargs)
+        await send_message(bot, shown.where.channel, content, view=components, files=files,
+                           mentions=pinging(*reply.pings))
     else:
-        await interaction.followup.send(content, ephemeral=not reply.public, **kwargs)
+        await interaction.followup.send(content, ephemeral=not reply.public,
+                                        **_message(files, components, pinging(*reply.pings)))
 
 
 def _message(files: list[discord.File], components: discord.ui.View | None,
@@ -78,7 +82,7 @@ def _message(files: list[discord.File], components: discord.ui.View | None,
     return kwargs
 
 
-async def _shown_elsewhere(bot: Bot, interaction: Interaction, shown: TurnView) -> None:
+async def _after_public_post(bot: Bot, interaction: Interaction, shown: TurnView) -> None:
     """A public post went out: the game counts it as posted, its card follows, and a
     clicker in another channel is told where the game is."""
     await posted(bot, shown)
@@ -220,9 +224,8 @@ async def final_post(bot: Bot, limit: int, reply: Reply) -> None:
     assert view is not None
     with speaking(reply.language or current()):
         files = await files_of(bot, limit, reply)
-    await bot.get_partial_messageable(int(view.where.channel)).send(
-        text.with_notes(reply.content, reply.notes),
-        **_message(files, reply.components, NO_PINGS))
+    await send_message(bot, view.where.channel, text.with_notes(reply.content, reply.notes),
+                       view=reply.components, files=files)
 
 
 async def not_posted(bot: Bot, interaction: Interaction, view: TurnView,

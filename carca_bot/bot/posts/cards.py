@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from carca_bot.bot.components.card import PICTURE, card_layout
+from carca_bot.bot.posts.sending import send_message
 from carca_bot.bot.seam import Bot
 from carca_bot.bot.words.languages import game_language
 from carca_bot.bot.words.safe import NO_PINGS
@@ -85,7 +86,6 @@ class Cards:
             except (discord.NotFound, discord.Forbidden) as exc:
                 log.info("game=%s card %s cannot be edited (HTTP %s): posting a new one",
                          view.game_id, saved.card_id, exc.status)
-        sent = await self.bot.get_partial_messageable(int(channel)).send(
-            view=layout, files=files(), allowed_mentions=NO_PINGS)
+        sent = await send_message(self.bot, channel, view=layout, files=files())
         await self.bot.service.set_card_message(view.game_id, channel, str(sent.id))
         log.info("game=%s card posted as message %s", view.game_id, sent.id)

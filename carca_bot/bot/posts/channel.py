@@ -5,10 +5,10 @@ the card follows a public change that was no move (`refresh_card`)."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 
+from carca_bot.bot.posts.sending import send_message
 from carca_bot.bot.posts.votes import settle_votes
 from carca_bot.bot.seam import Bot
 from carca_bot.bot.words import text
@@ -25,12 +25,8 @@ async def post(bot: Bot, place: Where, content: str, view: discord.ui.View | Non
                shows: TurnView | None = None) -> None:
     """A message of the bot's own in a game's channel or thread; once sent, the game as
     `shows` is marked posted (its changes are no longer owed to the channel)."""
-    kwargs: dict[str, Any] = {"allowed_mentions": pinging(*(pings or []))}
-    if view is not None and view.children:
-        kwargs["view"] = view
-    if files:
-        kwargs["files"] = files
-    await bot.get_partial_messageable(int(place.channel)).send(text.clip(content), **kwargs)
+    await send_message(bot, place.channel, text.clip(content), view=view, files=files,
+                       mentions=pinging(*(pings or [])))
     if shows is not None:
         await posted(bot, shows)
 

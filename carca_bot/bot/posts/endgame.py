@@ -79,30 +79,36 @@ async def end_of_game(pictures: Pictures, game_id: int, game: Game, language: st
         else:
             html = None
             notes.append(_("(The HTML replay could not be attached.)"))
-        room = left
-
-        def animate() -> Replay:
-            if room <= 0:
-                raise TooLarge("no room left under the upload limit")
-            return render_replay(game, room, language)
-
-        made: Replay | None = None
-        try:
-            made = await pictures.in_threads(animate)
-        except (ReplayTooLarge, TooLarge) as exc:
-            log.warning("game=%s animated replay left out: %s", game_id, exc)
-            notes.append(_("(The animated replay did not fit Discord's upload limit, so it "
-                           "is not attached.)"))
-        except Exception:  # a picture never stops the last post
-            log.warning("game=%s animated replay could not be made", game_id, exc_info=True)
-            notes.append(_("(The animated replay could not be attached.)"))
+        made, note = await _animation(pictures, game_id, game, language, left)
         if made is not None:
-            files.append(discord.File(io.BytesIO(made.data),
-                                      filename=f"game-{game_id}-replay.{made.format}",
-                                      description=_("The whole game, tile by tile")))
+            files.append(made)
+        if note:
+            notes.append(note)
         if html is not None:
             files.append(html)
     return files, notes
+
+
+async def _animation(pictures: Pictures, game_id: int, game: Game, language: str,
+                     room: int) -> tuple[discord.File | None, str]:
+    """The animated replay within `room` bytes, or a note saying why it is left out (in
+    the language spoken)."""
+    def animate() -> Replay:
+        if room <= 0:
+            raise TooLarge("no room left under the upload limit")
+        return render_replay(game, room, language)
+
+    try:
+        made = await pictures.in_threads(animate)
+    except (ReplayTooLarge, TooLarge) as exc:
+        log.warning("game=%s animated replay left out: %s", game_id, exc)
+        return None, _("(The animated replay did not fit Discord's upload limit, so it is "
+                       "not attached.)")
+    except Exception:  # a picture never stops the last post
+        log.warning("game=%s animated replay could not be made", game_id, exc_info=True)
+        return None, _("(The animated replay could not be attached.)")
+    return discord.File(io.BytesIO(made.data), filename=f"game-{game_id}-replay.{made.format}",
+                        description=_("The whole game, tile by tile")), ""
 
 
 async def export_page(pictures: Pictures, game_id: int, game: Game, language: str,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import discord
 
+from carca_bot.bot.posts.sending import send_message
 from carca_bot.bot.seam import Bot
 from carca_bot.bot.words import text
 from carca_bot.bot.words.languages import game_language
@@ -97,9 +98,9 @@ class Pings:
             elif kept is None:
                 kept = sent
         if plan.lines:
-            channel = self.bot.get_partial_messageable(int(view.where.channel))
-            message = await channel.send(text.clip("\n".join(plan.lines)),
-                                         allowed_mentions=pinging(*plan.pings))
+            message = await send_message(self.bot, view.where.channel,
+                                         text.clip("\n".join(plan.lines)),
+                                         mentions=pinging(*plan.pings))
             kept = (view.where.channel, str(message.id))
         await svc.set_ping_message(view.game_id, kept[0] if kept else None,
                                    kept[1] if kept else None, user, view.moves)

@@ -11,11 +11,11 @@ buttons removed) once decided. The service remembers which message is a vote's
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 
 from carca_bot.bot.components.ids import VoteItem
+from carca_bot.bot.posts.sending import send_message
 from carca_bot.bot.seam import Bot
 from carca_bot.bot.words import names as vocab
 from carca_bot.bot.words import text
@@ -153,11 +153,8 @@ def expel_text(view: TurnView, target: str) -> str:
 async def send_vote(bot: Bot, view: TurnView, content: str, row: discord.ui.View | None,
                     pings: list[str]) -> discord.Message:
     """A vote's message in the game's channel, pinging those who may answer it."""
-    channel = bot.get_partial_messageable(int(view.where.channel))
-    kwargs: dict[str, Any] = {"allowed_mentions": pinging(*pings)}
-    if row is not None:
-        kwargs["view"] = row
-    return await channel.send(text.clip(content), **kwargs)
+    return await send_message(bot, view.where.channel, text.clip(content), view=row,
+                              mentions=pinging(*pings))
 
 
 async def post_vote(bot: Bot, report: TimerReport) -> None:

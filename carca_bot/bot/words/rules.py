@@ -7,9 +7,10 @@ _ = _T.gettext
 
 
 def rules_text() -> str:
-    """The rules page in the language being spoken (the command names in it are the
-    ones a client in that language shows: see `command_words`). The feature codes
-    follow it, from `features.legend`; both fit one message."""
+    """The rules page in the language being spoken. The command names in it are the
+    ones a client in that language shows (`translator.CommandTranslator`; a test checks
+    each is a real command). The feature codes follow it, from `features.legend`; both
+    fit one message."""
     return _(
         "**Carcassonne with carca-bot**\n"
         "**Start:** `/carc create` (choose expansions) → everyone `/carc join` → host "
