@@ -14,6 +14,7 @@ import discord
 from carca_bot.bot.components.ids import GameItem
 from carca_bot.bot.components.menus import wagon_options
 from carca_bot.bot.components.rows import card_actions
+from carca_bot.bot.core.pictures import BOARD, board_alt
 from carca_bot.bot.words import text
 from carca_bot.bot.words.safe import clip, safe_name
 from carca_bot.i18n import Domain
@@ -22,7 +23,7 @@ from carca_bot.service import Choices, SeatView, TurnView
 _T = Domain("bot")
 _ = _T.gettext
 
-PICTURE = "board.png"
+PICTURE = BOARD  # the card's picture, attached under this name
 CARD_BYTES = 8 * 1024 * 1024  # within any server's upload limit
 LAST_MOVE_CHARS = 1200  # the card's words stay well inside Discord's 4,000 per message
 SEATS_CHARS = 1200
@@ -86,7 +87,7 @@ def card_layout(view: TurnView, last: str, *, picture: bool, tile: str | None = 
         _("**Carcassonne · game #{game}**").format(game=view.game_id)))
     if picture:
         box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(
-            f"attachment://{PICTURE}", description=_("The board"))))
+            f"attachment://{PICTURE}", description=board_alt())))
     if last:
         box.add_item(discord.ui.TextDisplay(clip(last, LAST_MOVE_CHARS)))
     box.add_item(discord.ui.Separator())

@@ -9,12 +9,16 @@ language is passed along explicitly.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+import discord
+
 from carca_bot.engine.game import Game
+from carca_bot.i18n import Domain, speaking
 from carca_bot.workers import (
     Pool,
     Position,
@@ -25,8 +29,22 @@ from carca_bot.workers import (
 )
 
 log = logging.getLogger("carca_bot.bot")
+_T = Domain("bot")
+_ = _T.gettext
 T = TypeVar("T")
 MARGIN = 64 * 1024  # bytes kept free of an upload limit for the message itself
+BOARD = "board.png"  # the board's file name, on the card and in posts
+
+
+def file_size(file: discord.File) -> int:
+    """Bytes of an attachment made in memory (all of the bot's are)."""
+    fp = file.fp
+    return len(fp.getbuffer()) if isinstance(fp, io.BytesIO) else 0
+
+
+def board_alt() -> str:
+    """The description of a board picture, in the language spoken."""
+    return _("The board")
 PICTURE_QUEUE = 32  # pictures waiting for a worker; one more is refused (workers.Busy)
 PICTURE_SECONDS = 30.0  # a picture not drawn by then is abandoned (workers.Overtime)
 
@@ -68,6 +86,13 @@ class Pictures:
                                           language, budget_seconds=PICTURE_SECONDS)
         return await self.in_threads(lambda: render_board(
             game, max_bytes=max_bytes, language=language))
+
+    async def board_file(self, game: Game, max_bytes: int, language: str) -> discord.File:
+        """The board as an attachment of a post in `language`, with its description (what
+        a screen reader says of it)."""
+        png = await self.board(game, max_bytes, language)
+        with speaking(language):
+            return discord.File(io.BytesIO(png), filename=BOARD, description=board_alt())
 
     async def card(self, game: Game, tile: str | None, language: str) -> bytes:
         """The picture on a game's card. `tile`: the tile the player to act drew (shown to

@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from carca_bot.bot.components.rows import row_for, take_back_offer
+from carca_bot.bot.core.pictures import BOARD, board_alt, file_size
 from carca_bot.bot.core.reply import Reply
 from carca_bot.bot.posts import endgame
 from carca_bot.bot.posts.channel import posted, refresh_card
@@ -122,7 +123,7 @@ async def files_of(bot: Bot, limit: int, reply: Reply) -> list[discord.File]:
     language = current()
     jobs: list[tuple[str, str, Awaitable[bytes]]] = []
     if reply.board is not None:
-        jobs.append(("board.png", _("The board"),
+        jobs.append((BOARD, board_alt(),
                      bot.pictures.board(reply.board, limit, language)))
     if reply.your_tile is not None:
         game, tile = reply.your_tile
@@ -144,7 +145,7 @@ async def files_of(bot: Bot, limit: int, reply: Reply) -> list[discord.File]:
         # What is attached already counts against the limit; the rest is the pictures'.
         more, notes = await endgame.end_of_game(bot.pictures, reply.view.game_id,
                                                 reply.final, language,
-                                                limit - sum(map(_size, files)))
+                                                limit - sum(map(file_size, files)))
         files.extend(more)
         reply.notes.extend(notes)
     return files
@@ -165,12 +166,6 @@ def busy_note() -> str:
     """Said instead of a picture the worker processes had no time for."""
     return _("(The picture is left out: the bot is busy drawing. `/carc board` shows it "
              "in a moment.)")
-
-
-def _size(file: discord.File) -> int:
-    """Bytes of an attachment made in memory (all of the bot's are)."""
-    fp = file.fp
-    return len(fp.getbuffer()) if isinstance(fp, io.BytesIO) else 0
 
 
 # -- a change of a started game: on its card --------------------------------------------

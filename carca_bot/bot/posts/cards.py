@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from carca_bot.bot.components.card import PICTURE, card_layout
+from carca_bot.bot.core.pictures import board_alt
 from carca_bot.bot.posts.sending import send_message
 from carca_bot.bot.seam import Bot
 from carca_bot.bot.words.languages import game_language
@@ -63,7 +64,7 @@ class Cards:
             with speaking(language):
                 layout = card_layout(view, last, picture=png is not None, tile=tile,
                                      choices=choices)
-                description = _("The board")
+                description = board_alt()
             await self._put(view, layout, png, description)
             self._shown[view.game_id] = view.version
 

@@ -4,7 +4,6 @@ digest, games still to open). The client's timer loop calls `event_timers`."""
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Sequence
 from typing import Final
@@ -70,9 +69,7 @@ async def first_post(bot: Bot, info: EventInfo, pairing: Pairing, view: TurnView
         content = f"{head}\n\n{text.status_text(view)}"
         files = []
         if board is not None:
-            png = await bot.pictures.board(board, BOARD_BYTES, language)
-            files.append(discord.File(io.BytesIO(png), filename="board.png",
-                                      description=_("The board")))
+            files.append(await bot.pictures.board_file(board, BOARD_BYTES, language))
         components = row_for(view, None, private=False)
     try:
         await post(bot, view.where, content, components, [u.id for u in pairing.players],

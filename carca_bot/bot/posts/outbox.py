@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import io
 import logging
 
 import discord
@@ -114,9 +113,8 @@ class Outbox:
         board = (await self.bot.service.public_view(view.game_id)).board
         with speaking(game_language(view)) as language:
             if board is not None:
-                png = await self.bot.pictures.board(board, BOARD_BYTES, language)
-                files.append(discord.File(io.BytesIO(png), filename="board.png",
-                                          description=_("The board")))
+                files.append(await self.bot.pictures.board_file(board, BOARD_BYTES,
+                                                                 language))
             content = text.catch_up(view, catch.lines, played(catch.played))
             components = (final_row(view.game_id) if view.finished
                           else row_for(view, None, private=False))

@@ -4,12 +4,12 @@ game that ended by it, a lobby that waited too long."""
 
 from __future__ import annotations
 
-import io
 import logging
 
 import discord
 
 from carca_bot.bot.components.rows import final_row, row_for
+from carca_bot.bot.core.pictures import file_size
 from carca_bot.bot.posts import endgame
 from carca_bot.bot.posts.channel import post, posted, refresh_card
 from carca_bot.bot.posts.votes import post_vote
@@ -99,11 +99,10 @@ async def _ended_by_timer(bot: Bot, report: TimerReport) -> None:
         content = f"{late_words(report)}\n{text.public_update(view)}"
         files: list[discord.File] = []
         if shown.board is not None:
-            png = await bot.pictures.board(shown.board, BOARD_BYTES, language)
-            files.append(discord.File(io.BytesIO(png), filename="board.png",
-                                      description=_("The board")))
+            board = await bot.pictures.board_file(shown.board, BOARD_BYTES, language)
+            files.append(board)
             more, notes = await endgame.end_of_game(bot.pictures, view.game_id, shown.board,
-                                                    language, BOARD_BYTES - len(png))
+                                                    language, BOARD_BYTES - file_size(board))
             files.extend(more)
             content = text.with_notes(content, notes)
         components = final_row(view.game_id) if view.finished else row_for(
