@@ -33,7 +33,7 @@ from carca_bot.bot.seam import Bot, Interaction, bot_of
 from carca_bot.bot.words import text
 from carca_bot.bot.words.refused import Refused
 from carca_bot.i18n import N_, Domain
-from carca_bot.service import NotNow, TakebackView, TurnView, VoteMessage
+from carca_bot.service import NotNow, TakebackView, TurnView, VoteMessage, Where
 
 _T = Domain("bot")
 _ = _T.gettext
@@ -132,8 +132,8 @@ async def answer(act: Act, own: bool) -> Reply:
     assert click is not None
     place, seq = await act.place(), click.number
     if not own:
-        raise await _elsewhere(act, seq)
-    voted, decided_now = await _vote_on(act, click.action, seq)
+        raise await _elsewhere(act, place, seq)
+    voted, decided_now = await _vote_on(act, place, click.action, seq)
     view = voted.view or await act.service.status(place, None, click.game_id)
     if voted.decided:
         await act.service.forget_vote_message(
@@ -145,10 +145,10 @@ async def answer(act: Act, own: bool) -> Reply:
                                  components=takeback_row(voted) or discord.ui.View()))
 
 
-async def _vote_on(act: Act, action: str, seq: int) -> tuple[TakebackView, bool]:
+async def _vote_on(act: Act, place: Where, action: str, seq: int
+                   ) -> tuple[TakebackView, bool]:
     """The vote after this answer, and whether this answer decided it (False: decided
     meanwhile, its change shown by whoever decided it)."""
-    place = await act.place()
     try:
         if action == "drop":
             return await act.service.withdraw_takeback(place, act.user, seq), True
@@ -163,12 +163,12 @@ async def _vote_on(act: Act, action: str, seq: int) -> tuple[TakebackView, bool]
         return found, False  # the message shows how, and loses its buttons
 
 
-async def _elsewhere(act: Act, seq: int) -> Refused:
+async def _elsewhere(act: Act, place: Where, seq: int) -> Refused:
     """The refusal of a take-back button clicked off its vote's message."""
     assert act.click is not None
     found = await vote_message(act.bot, act.click, "takeback", str(seq))
     asked = await act.service.takeback_of(act.click.game_id, seq)
-    view = await act.service.status(await act.place(), None, act.click.game_id)
+    view = await act.service.status(place, None, act.click.game_id)
     with public(view):
         over = takeback_text(asked, view) if asked is not None else _("This vote is over.")
     return not_here(view, found, text.clip(over))
