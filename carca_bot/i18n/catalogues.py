@@ -38,6 +38,13 @@ DOMAINS: dict[str, tuple[str, ...]] = {
     "local": ("local", "cli.py", "ops.py"),
     "replay_html": ("replay_html",),
 }
+# Extraction methods beyond Babel's "python", by domain: (a file pattern in the domain's
+# folders, the method as "module:function"). The bot's slash commands are written once,
+# in English, where they are defined; their words are extracted from the command tree
+# itself (`carca_bot.bot.translator.extract`), named by string so i18n imports no bot.
+METHODS: dict[str, list[tuple[str, str]]] = {
+    "bot": [("commands/__init__.py", "carca_bot.bot.translator:extract")],
+}
 TRANSLATED = tuple(lang for lang in LANGUAGES if lang != "en")  # English is the source
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)  # no churn in the headers
 _FIELD = re.compile(r"\{[^{}]*\}")
@@ -55,8 +62,10 @@ def _extracted(domain: str) -> Iterator[tuple[str, int, str | tuple[str, ...], s
     for source in DOMAINS[domain]:
         path = PACKAGE / source
         if path.is_dir():
+            methods = [*METHODS.get(domain, []), ("**.py", "python")]
             for name, line, message, _comments, context in extract_from_dir(
-                    path, directory_filter=lambda d: Path(d).name != "art"):
+                    path, method_map=methods,
+                    directory_filter=lambda d: Path(d).name != "art"):
                 yield f"{source}/{name}", line, message, context
         elif path.exists():
             for line, message, _comments, context in extract_from_file("python", path):

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from carca_bot import store
+from carca_bot.league.standings import StandingRow as Standing  # a row of an event's table
 from carca_bot.league.standings import head_to_head
 from carca_bot.service.ai_play import AI_LEVELS, Thinks
 from carca_bot.service.ai_seats import AiOps, Hint
@@ -23,7 +24,6 @@ from carca_bot.service.clocks import ClockRules, QuietHours
 from carca_bot.service.errors import (
     BadInput,
     ChannelBusy,
-    GameMovedOn,
     IllegalMoveError,
     LimitReached,
     NoGameHere,
@@ -51,18 +51,23 @@ from carca_bot.service.model import (
     LANGUAGES,
     Choices,
     ExpelVote,
+    GameMovedOn,
     GameOptions,
     GameSummary,
     LanguagePrefs,
     Limits,
+    Moment,
     Note,
+    Played,
     SeatView,
+    Shown,
     TimerReport,
     Told,
     TurnOrder,
     TurnView,
     User,
     Where,
+    played,
 )
 from carca_bot.service.play import PlayOps
 from carca_bot.service.posts import CatchUp, PendingPost, PostOps
@@ -91,13 +96,14 @@ from carca_bot.service.rating_reads import (
     SeatRating,
 )
 from carca_bot.service.ratings_ops import RatingChange, VoidReport
+from carca_bot.service.shown import ShownOps
 from carca_bot.service.takeback import TakebackOps, TakebackView, VoteMessage
 from carca_bot.store import Store
 from carca_bot.store.rows import GameRow  # front ends read rows through the service
 
 
 class GameService(PrivacyOps, AiOps, TakebackOps, ClockOps, PlayOps, InfoOps, PostOps,
-                  PrefsOps, RatingReads, LeagueOps, MessageOps):
+                  PrefsOps, RatingReads, LeagueOps, MessageOps, ShownOps):
     """All operations; one instance per process and database file."""
 
     @classmethod
@@ -168,6 +174,7 @@ __all__ = [
     "Limits",
     "Meeting",
     "MessageRef",
+    "Moment",
     "NoGameHere",
     "NotAllowed",
     "NotInGame",
@@ -178,6 +185,7 @@ __all__ = [
     "Opponent",
     "Pairing",
     "PendingPost",
+    "Played",
     "PoolRating",
     "PrivacySettings",
     "Profile",
@@ -189,6 +197,8 @@ __all__ = [
     "SeatView",
     "ServiceError",
     "SettingError",
+    "Shown",
+    "Standing",
     "TakebackView",
     "TimerReport",
     "Told",
@@ -202,4 +212,5 @@ __all__ = [
     "Where",
     "event_config",
     "head_to_head",
+    "played",
 ]

@@ -40,7 +40,6 @@ from carca_bot.service.ai_play import (
     play_plan,
 )
 from carca_bot.service.errors import (
-    GameMovedOn,
     NoGameHere,
     NotAllowed,
     NotInGame,
@@ -52,6 +51,7 @@ from carca_bot.service.live import Batch, Live, Pending, owed_post, rebuild
 from carca_bot.service.model import (
     DAY,
     DEFAULT_LIMITS,
+    GameMovedOn,
     Limits,
     Note,
     Told,

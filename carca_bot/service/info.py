@@ -18,6 +18,7 @@ from carca_bot.service.lobby import CLOSED_LOBBY_GRACE, SEED_BITS
 from carca_bot.service.model import (
     DAY,
     MAX_PLAYERS,
+    GameMovedOn,
     GameOptions,
     GameSummary,
     Note,
@@ -198,7 +199,7 @@ class InfoOps(ReminderOps):
             return None
         try:
             return await self._act_on(game_id, None, body)
-        except errors.GameMovedOn:
+        except GameMovedOn:
             return None  # someone moved in the meantime; their new deadline applies
         except (errors.ServiceError, store.StoreError) as exc:
             log.warning("game %s: the timers could not handle it now: %s", game_id, exc)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from carca_bot.bot.card import card_layout, seat_line
+from carca_bot.bot.components.card import card_layout, seat_line
 from carca_bot.i18n import PSEUDO, speaking
 from carca_bot.i18n.pseudo import untranslated
 from carca_bot.service import ClockRules, NotifyPref, TurnView, model

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from carca_bot.bot import league_commands
+from carca_bot.bot.posts import events
+from carca_bot.bot.posts import standings as pictures
 from carca_bot.i18n import speaking
 from carca_bot.i18n.pseudo import untranslated
 from carca_bot.render.league import LeaderRow, render_leaderboard, render_standings
@@ -110,7 +111,7 @@ async def test_big_standings_come_as_several_pictures_in_spanish(harness: BotHar
     await make_event(h, players, language="es")
     await play_round(h)
     before = len(h.fake.requests)
-    assert await league_commands.event_timers(h.bot) == 1
+    assert await events.event_timers(h.bot) == 1
     made = h.fake.since(before)
     (post,) = channel_posts(made)
     assert post.content.startswith("**Spring cup**: ")
@@ -119,19 +120,19 @@ async def test_big_standings_come_as_several_pictures_in_spanish(harness: BotHar
     names = [f.filename or "" for f in post.files]
     assert names == ["standings-1.png", "standings-1-2.png", "standings-1.csv"]
     info = await h.bot.service.event_info(1)
-    rows = league_commands.standing_rows(info, info.event.standings())
+    rows = pictures.standing_rows(info, info.event.standings())
     assert len(rows) == 20 and sum(r.wins for r in rows) == 10
     for page, part in enumerate(post.files[:2], start=1):
         assert_png(part, names[page - 1])
         assert part.data == render_standings(
-            rows, event="Spring cup", tiebreaks=league_commands.picture_chain(info),
+            rows, event="Spring cup", tiebreaks=pictures.picture_chain(info),
             round_no=1, rounds=3, language="es", page=page).data
     # The same standings asked for by an English speaker: English pictures.
     sent = await h.send(event_command(h, ANA, "standings", event=1))
     (said,) = followups(sent)
     assert "The standings are in the 2 pictures" in said.content
     assert said.files[0].data == render_standings(
-        rows, event="Spring cup", tiebreaks=league_commands.picture_chain(info), round_no=1,
+        rows, event="Spring cup", tiebreaks=pictures.picture_chain(info), round_no=1,
         rounds=3, language="en").data != post.files[0].data
     hostile_is_harmless(made + sent)
 
@@ -144,9 +145,9 @@ async def test_standings_rows_follow_the_chain(harness: BotHarness) -> None:
     await make_event(h, players, tiebreaks=("wins", "head_to_head", "difference"))
     await play_round(h)
     info = await h.bot.service.event_info(1)
-    assert league_commands.picture_chain(info) == ["head_to_head", "difference"]
+    assert pictures.picture_chain(info) == ["head_to_head", "difference"]
     standings = info.event.standings()
-    rows = league_commands.standing_rows(info, standings)
+    rows = pictures.standing_rows(info, standings)
     by_name = {r.name: r for r in rows}
     winners = [r for r in rows if r.wins == 1]
     losers = [r for r in rows if r.losses == 1]
@@ -171,7 +172,7 @@ async def test_standings_as_text_when_the_pictures_do_not_fit(harness: BotHarnes
     """Pictures too big for the upload limit: the text table and the CSV instead."""
     h = harness
     await make_event(h, [(300000000000000000 + i, f"Q{i}") for i in range(4)])
-    monkeypatch.setattr(league_commands, "render_standings",
+    monkeypatch.setattr(pictures, "render_standings",
                         lambda *a, **k: render_standings(*a, **k)._replace(
                             data=b"\x89PNG" + bytes(120 * 1024 * 1024)))
     (said,) = followups(await h.send(event_command(h, ANA, "standings", event=1)))
@@ -196,8 +197,8 @@ async def test_table_standings_count_placing_points(harness: BotHarness) -> None
     await h.bot.service.override_result(
         1, ADMIN, match.id, [list(zip(match.seats, scores, strict=True))], "")
     info = await h.bot.service.event_info(1)
-    assert league_commands.picture_chain(info) == ["scored"]
-    rows = league_commands.standing_rows(info, info.event.standings())
+    assert pictures.picture_chain(info) == ["scored"]
+    rows = pictures.standing_rows(info, info.event.standings())
     assert [(r.points, r.wins, r.draws, r.losses) for r in rows] == [
         (5, 1, 0, 0), (2.5, 0, 0, 1), (2.5, 0, 0, 1), (1, 0, 0, 1)]
     assert [r.tiebreaks for r in rows] == [(90.0,), (70.0,), (70.0,), (10.0,)]
@@ -228,7 +229,7 @@ async def test_cut_standings_say_so_in_every_language(harness: BotHarness,
     """More players than the pictures hold: the line says how many places they show, and
     it is translated (the pseudo-locale check)."""
     h = harness
-    monkeypatch.setattr(league_commands, "PICTURE_PAGES", 1)
+    monkeypatch.setattr(pictures, "PICTURE_PAGES", 1)
     await make_event(h, [(200000000000000000 + i, f"P{i}") for i in range(20)])
     (said,) = followups(await h.send(event_command(h, ANA, "standings", event=1)))
     assert "The pictures show the first 15 places; the CSV file has every row." in said.content

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from carca_bot.bot.actions import RateLimit
+from carca_bot.bot.core.gate import RateLimit
 from carca_bot.engine.catalogue import tile_ids
 from carca_bot.engine.figures import FIGURES
 from carca_bot.i18n import PSEUDO
@@ -205,7 +205,7 @@ async def test_history_tiles_and_their_refusals_are_translated(
         pseudo_bot: BotHarness, monkeypatch: pytest.MonkeyPatch) -> None:
     """The history browser (opened, stepped, refused), `/carc-tiles`, the export's HTML,
     and a last post whose pictures were left out."""
-    from carca_bot.bot import endgame
+    from carca_bot.bot.posts import endgame
     from carca_bot.render.replay import ReplayTooLarge
 
     h = pseudo_bot

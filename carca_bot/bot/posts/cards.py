@@ -1,0 +1,92 @@
+"""The game card in its channel: one Components V2 message per game, edited in place
+after every public change, instead of a new picture after every move
+(`components.card` lays it out).
+
+The card's message id is stored with the game (`service.set_card_message`), so a
+restart edits the same card. A card Discord no longer has (deleted, or one the bot may
+not edit) is posted again and remembered; any other refusal is raised, so the change
+stays owed (`service.pending_posts`) and the timer loop shows it later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from carca_bot.bot.components.card import PICTURE, card_layout
+from carca_bot.bot.core.pictures import board_alt
+from carca_bot.bot.posts.sending import send_message
+from carca_bot.bot.seam import Bot
+from carca_bot.bot.words.languages import game_language
+from carca_bot.bot.words.safe import NO_PINGS
+from carca_bot.i18n import Domain, speaking
+from carca_bot.service import Choices, TurnView
+
+if TYPE_CHECKING:
+    from carca_bot.engine.game import Game
+
+log = logging.getLogger("carca_bot.card")
+_T = Domain("bot")
+_ = _T.gettext
+
+
+class Cards:
+    """Shows games on their cards; one update at a time per game, never an older one over
+    a newer."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._shown: dict[int, int] = {}  # game -> version on its card (this process)
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def show(self, view: TurnView, last: str, *, tile: str | None = None,
+                   choices: Choices | None = None, board: Game | None = None) -> None:
+        """Put `view` on the game's card (edit it, or post it when there is none to edit).
+        Returns once Discord has it; raises `discord.HTTPException` when it refused both.
+        `last` is written in the game's language; `board`: the game to draw, when the
+        caller has it already (from the service's public view)."""
+        async with self._lock(view.game_id):
+            if self._shown.get(view.game_id, -1) > view.version:
+                return  # a newer change is on the card already
+            if board is None:
+                board = (await self.bot.service.public_view(view.game_id)).board
+            language = game_language(view)
+            png = None
+            if board is not None:
+                png = await self.bot.pictures.card(board, tile, language)
+            with speaking(language):
+                layout = card_layout(view, last, picture=png is not None, tile=tile,
+                                     choices=choices)
+                description = board_alt()
+            await self._put(view, layout, png, description)
+            self._shown[view.game_id] = view.version
+
+    async def _put(self, view: TurnView, layout: discord.ui.LayoutView, png: bytes | None,
+                   description: str) -> None:
+        def files() -> list[discord.File]:
+            if png is None:
+                return []
+            return [discord.File(io.BytesIO(png), filename=PICTURE, description=description)]
+
+        saved = await self.bot.service.game_messages(view.game_id)
+        channel = view.where.channel
+        if saved.card_id is not None and saved.card_channel == channel:
+            message = self.bot.get_partial_messageable(int(channel)).get_partial_message(
+                int(saved.card_id))
+            try:
+                await message.edit(view=layout, attachments=files(),
+                                   allowed_mentions=NO_PINGS)
+                return
+            except (discord.NotFound, discord.Forbidden) as exc:
+                log.info("game=%s card %s cannot be edited (HTTP %s): posting a new one",
+                         view.game_id, saved.card_id, exc.status)
+        sent = await send_message(self.bot, channel, view=layout, files=files())
+        await self.bot.service.set_card_message(view.game_id, channel, str(sent.id))
+        log.info("game=%s card posted as message %s", view.game_id, sent.id)

@@ -1,0 +1,82 @@
+"""Tournaments and leagues in words: an event's line, its formats and states, a pairing's
+players, a game thread's name, and the standings as a text table (when the pictures
+cannot go)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from carca_bot.bot.words.safe import plain, safe_name
+from carca_bot.i18n import Domain
+from carca_bot.service import EventInfo, Pairing, Standing
+
+_T = Domain("bot")
+_ = _T.gettext
+ngettext = _T.ngettext
+
+TABLE_ROWS = 40  # standings lines in a message; the CSV holds them all
+NAME_WIDTH = 18
+
+
+def status_words(status: str) -> str:
+    words = {"signup": _("taking sign-ups"), "running": _("running"),
+             "finished": _("finished"), "cancelled": _("cancelled")}
+    return words.get(status, status)
+
+
+def format_words(kind: str) -> str:
+    words = {"swiss": _("Swiss"), "round_robin": _("round robin"), "knockout": _("knockout"),
+             "tables": _("multiplayer tables")}
+    return words.get(kind, kind)
+
+
+def event_line(info: EventInfo) -> str:
+    """'#3 **Autumn cup** · Swiss · 8 players · running (round 2 of 5)'."""
+    event = info.event
+    players = ngettext("{n} player", "{n} players", len(event.entrants)).format(
+        n=len(event.entrants))
+    line = _("#{id} **{title}** · {format} · {players} · {status}").format(
+        id=info.id, title=safe_name(info.title, 80), format=format_words(info.config.format),
+        players=players, status=status_words(info.status))
+    if event.started:
+        line += " " + _("(round {round} of {rounds})").format(round=len(event.rounds),
+                                                              rounds=event.total_rounds)
+    return line
+
+
+def players_line(pairing: Pairing) -> str:
+    return " – ".join(safe_name(u.name) for u in pairing.players)
+
+
+def thread_name(info: EventInfo, pairing: Pairing) -> str:
+    # TRANSLATORS: the name of an event game's thread: the event, the round, the players.
+    name = _("{event} · round {round} · {players}").format(
+        event=info.title, round=pairing.round,
+        players=" – ".join(u.name for u in pairing.players))
+    if pairing.game_index:
+        name += " · " + _("game {n}").format(n=pairing.game_index + 1)
+    return plain(name, 100)
+
+
+def standings_table(info: EventInfo, rows: Sequence[Standing]) -> str:
+    """The standings as a fixed-width table in a code block (names made harmless there)."""
+    tables = info.config.format == "tables"
+    head = (_("Pl.  Player              Pts   Wins  Games") if tables
+            else _("Pl.  Player              Wins  Buch.  Diff  Games"))
+    lines = [head]
+    for r in rows[:TABLE_ROWS]:
+        name = plain(r.name, NAME_WIDTH).replace("`", "'")
+        mark = "*" if r.withdrawn else " "
+        if tables:
+            lines.append(f"{r.place:>3}{mark} {name:<{NAME_WIDTH}} {r.placing:>5g} "
+                         f"{r.wins:>5g} {r.played:>6}")
+        else:
+            lines.append(f"{r.place:>3}{mark} {name:<{NAME_WIDTH}} {r.wins:>5g} "
+                         f"{r.buchholz:>5g} {r.difference:>+6.0f} {r.played:>6}")
+    body = "\n".join(lines)
+    extra = ""
+    if len(rows) > TABLE_ROWS:
+        extra = "\n" + _("… and {n} more in the CSV file.").format(n=len(rows) - TABLE_ROWS)
+    if any(r.withdrawn for r in rows):
+        extra += "\n" + _("* withdrew")
+    return f"```\n{body}\n```{extra}"
