@@ -18,6 +18,7 @@ import asyncio
 import functools
 import inspect
 import json
+import logging
 import random
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -31,6 +32,7 @@ from carca_bot.store.errors import (
     ChannelBusy,
     Conflict,
     IntegrityError,
+    Lost,
     Retry,
     StoreError,
     Unavailable,
@@ -74,6 +76,7 @@ SCOPES = ("guild", "user")  # what a language override belongs to
 __all__ = ["ChannelBusy", "Conflict", "IntegrityError", "Store", "StoreError", "Unavailable",
            "UsageCheck"]
 ATTEMPTS = 5  # runs of a method PostgreSQL could not serialize, before `Unavailable`
+log = logging.getLogger(__name__)
 
 
 def _dumps(value: object) -> str:
@@ -990,25 +993,51 @@ _RETRYING: ContextVar[bool] = ContextVar("store_retrying", default=False)
 
 def _retried(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
     """Run the whole method again (after a short random pause) when its transaction lost
-    to a concurrent one (`Retry`: nothing was written); `Unavailable` after ATTEMPTS.
-    A method called by another runs inside its caller's attempt."""
+    to a concurrent one or its connection (`Retry`: nothing was written); `Unavailable`
+    after ATTEMPTS, or once the database's `operation_timeout` has run out, the runs
+    again included. A method called by another runs inside its caller's attempt.
+
+    Every `Unavailable` is logged here once, with its real cause (a refused connection,
+    a time-out, a lost connection, writers colliding): players only hear "try again"."""
     @functools.wraps(method)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
         if _RETRYING.get():
             return await method(*args, **kwargs)
         token = _RETRYING.set(True)
+        limit = getattr(getattr(args[0], "_db", None), "operation_timeout", None)
         try:
-            for attempt in range(ATTEMPTS):
-                try:
-                    return await method(*args, **kwargs)
-                except Retry as exc:
-                    last = exc
-                    await asyncio.sleep(random.uniform(0, 0.005 * 2 ** attempt))
-            raise Unavailable(f"still colliding with other writers after {ATTEMPTS} "
-                              f"attempts: {last}") from last
+            async with asyncio.timeout(limit):
+                return await _attempts(method, args, kwargs)
+        except TimeoutError as exc:
+            raise _logged(method.__name__, Unavailable(
+                f"no answer from the database within {limit:g} s (CARCA_DB_TIMEOUT); the "
+                "call was given up and its connection closed")) from exc
+        except Unavailable as exc:
+            _logged(method.__name__, exc)
+            raise
         finally:
             _RETRYING.reset(token)
     return wrapper
+
+
+async def _attempts(method: Callable[..., Awaitable[Any]], args: tuple[Any, ...],
+                    kwargs: dict[str, Any]) -> Any:
+    for attempt in range(ATTEMPTS):
+        try:
+            return await method(*args, **kwargs)
+        except Retry as exc:
+            last = exc
+            await asyncio.sleep(random.uniform(0, 0.005 * 2 ** attempt))
+    if isinstance(last, Lost):
+        raise Unavailable(f"the connection to the database failed {ATTEMPTS} times: "
+                          f"{last}") from last
+    raise Unavailable(f"still colliding with other writers after {ATTEMPTS} "
+                      f"attempts: {last}") from last
+
+
+def _logged(name: str, exc: Unavailable) -> Unavailable:
+    log.warning("store.%s: the database could not be used: %s", name, exc)
+    return exc
 
 
 # Every public method, those added later included.
