@@ -2,24 +2,40 @@
 one database (each runs a range of Discord shards: CARCA_SHARDS, CARCA_SHARD_COUNT).
 
 Discord sends a server's events to shard `(guild_id >> 22) % shard_count`; a process
-does the timers and owed posts of those servers only. That split is for load, not for
-correctness: the store's leases (`Store.take_lease`) make each timer step and each owed
-post happen once even when two processes' ranges overlap by mistake, and the
-version-conditional write refuses a second copy of any move.
+does the timers, AI turns and owed posts of the servers of the shards it holds. That
+split is for load, not for correctness: the store's leases (`Store.take_lease`) make
+each timer step and each owed post happen once even when two processes' ranges overlap
+by mistake, and the version-conditional write refuses a second copy of any move.
+
+`Shards` is a fixed range. `ShardLeases` (issue 30) makes the range a preference: the
+process holds its shards through leases in the database (`shard:<n>`) and says it is
+alive (`alive:<holder>`), renewing both every `RENEW` seconds. When a process stops
+renewing (it crashed, hangs, or lost the database), its leases run out after
+`SHARD_LEASE` seconds and a survivor takes its shards' background work over; when it
+comes back it asks for its shards (`want:shard:<n>`) and the survivor gives them back
+at its next renewal. Shards nobody prefers are taken by whoever finds them free.
+Only background work moves: Discord still sends a shard's commands to the process
+connected to it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
+import math
 import os
 import secrets
 import socket
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
 
-from carca_bot.store import Store, StoreError
+from carca_bot.store import Lease, Store, StoreError
+from carca_bot.store.processes import ALIVE
 
 SHARD_SHIFT = 22  # a Discord id's top bits are its creation time; shards split on them
+log = logging.getLogger(__name__)
 
 
 def shard_of(guild_id: str, count: int) -> int:
@@ -32,6 +48,21 @@ def shard_of(guild_id: str, count: int) -> int:
     except ValueError:
         return 0
     return (number >> SHARD_SHIFT) % count if number > 0 else 0
+
+
+class ShardView(Protocol):
+    """What the service asks of the shards a process works for: a fixed `Shards`, or
+    the `ShardLeases` it holds now."""
+
+    @property
+    def count(self) -> int: ...
+
+    @property
+    def everything(self) -> bool: ...
+
+    def owns(self, guild_id: str) -> bool: ...
+
+    def describe(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -81,6 +112,13 @@ def spans(ids: Iterable[int]) -> str:
 # restarted or surviving process picks the work up soon.
 TIMER_LEASE = 60.0  # seconds: one game's timer step
 POST_LEASE = 120.0  # seconds: one game's owed public post
+# A process's hold on its shards, renewed every RENEW seconds: a dead process's servers
+# get their timers, AI turns and owed posts from a survivor within SHARD_LEASE + RENEW
+# seconds (and its per-game leases above are void as soon as its `alive` lease runs out).
+SHARD_LEASE = 30.0
+RENEW = 10.0
+SHARD = "shard:"
+WANT = "want:shard:"
 
 
 def holder_name() -> str:
@@ -107,3 +145,120 @@ async def release(store: Store, name: str, holder: str) -> None:
         return
     with contextlib.suppress(StoreError):
         await store.release_lease(name, holder)
+
+
+@dataclass
+class ShardLeases:
+    """The shards this process holds now, through leases: its `preferred` ones first,
+    any other whose holder stopped renewing, none that another live process prefers.
+
+    `renew` (every `renew_every` seconds: `run`) keeps them. `owns` answers from what
+    the last successful renewal got, and only until those leases would run out: a
+    process that cannot reach the database stops doing background work by the time
+    another may have taken it over.
+    """
+
+    preferred: Shards
+    store: Store
+    holder: str
+    clock: Callable[[], float]
+    lease_seconds: float = SHARD_LEASE
+    renew_every: float = RENEW
+    held: dict[int, float] = field(default_factory=dict)  # shard -> held until
+    rounds: int = 0  # renewals done (tests and the log)
+
+    @property
+    def count(self) -> int:
+        return self.preferred.count
+
+    @property
+    def ids(self) -> frozenset[int]:
+        """The shards held now."""
+        now = self.clock()
+        return frozenset(s for s, until in self.held.items() if until > now)
+
+    @property
+    def everything(self) -> bool:
+        return len(self.ids) == self.count
+
+    def owns(self, guild_id: str) -> bool:
+        return self.held.get(shard_of(guild_id, self.count), -math.inf) > self.clock()
+
+    def describe(self) -> str:
+        held = self.ids
+        extra = held - self.preferred.ids
+        return (f"shards {spans(held) or 'none'} of {self.count}"
+                + (f" (taken over: {spans(extra)})" if extra else ""))
+
+    async def renew(self) -> frozenset[int]:
+        """One renewal: say this process is alive, keep or take its shards, give back
+        the ones their preferring process asks for. Returns the shards held."""
+        if self.store.backend != "postgresql":  # one process: its own shards, no leases
+            self.held = dict.fromkeys(self.preferred.ids, math.inf)
+            return self.ids
+        now = self.clock()
+        until = now + self.lease_seconds - self.renew_every  # stop before another may start
+        await self.store.alive(self.holder, now, self.lease_seconds)
+        holders = {lease.name: lease for lease in await self.store.leases(SHARD)}
+        wants = {lease.name.removeprefix(WANT): lease
+                 for lease in await self.store.leases(WANT) if lease.expires > now}
+        gone = {lease.holder for lease in await self.store.leases(ALIVE)
+                if lease.expires <= now}
+        before = self.ids
+        for shard in range(self.count):
+            name = f"{SHARD}{shard}"
+            current = holders.get(name)
+            if current is not None and current.holder in gone:
+                current = None  # its process stopped saying it is alive: free
+            if await self._keep(shard, name, current, wants.get(str(shard)), now):
+                self.held[shard] = until
+            else:
+                self.held.pop(shard, None)
+        self.rounds += 1
+        after = self.ids
+        if after != before:
+            log.info("%s holds %s (was %s)", self.holder, self.describe(),
+                     spans(before) or "none")
+        return after
+
+    async def _keep(self, shard: int, name: str, current: Lease | None, want: Lease | None,
+                    now: float) -> bool:
+        """Whether this process holds `shard` after this round."""
+        mine = current is not None and current.holder == self.holder
+        if shard in self.preferred.ids:
+            if await self.store.take_lease(name, self.holder, now, self.lease_seconds):
+                if want is not None and want.holder == self.holder:
+                    await self.store.release_lease(f"{WANT}{shard}", self.holder)
+                return True
+            await self.store.take_lease(f"{WANT}{shard}", self.holder, now, self.lease_seconds)
+            return False
+        if want is not None and want.holder != self.holder:
+            if mine:  # its preferring process is back: give it back
+                await self.store.release_lease(name, self.holder)
+                log.info("%s gives shard %s back", self.holder, shard)
+            return False
+        if not mine and current is not None and current.expires > now:
+            return False  # another live process has it
+        return await self.store.take_lease(name, self.holder, now, self.lease_seconds)
+
+    async def run(self) -> None:
+        """Renew every `renew_every` seconds until cancelled; a renewal the database
+        refuses is tried again at the next (meanwhile `owns` runs out by itself)."""
+        while True:
+            try:
+                await self.renew()
+            except StoreError as exc:
+                log.warning("%s could not renew its shard leases: %s", self.holder, exc)
+            await asyncio.sleep(self.renew_every)
+
+    async def give_back(self) -> None:
+        """Give every shard back at once (a clean shutdown), so a survivor need not wait
+        for the leases to run out."""
+        if self.store.backend != "postgresql":
+            return
+        for shard in list(self.held):
+            with contextlib.suppress(StoreError):
+                await self.store.release_lease(f"{SHARD}{shard}", self.holder)
+        self.held.clear()
+        with contextlib.suppress(StoreError):
+            await self.store.release_lease(f"{ALIVE}{self.holder}", self.holder)

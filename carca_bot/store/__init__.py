@@ -7,6 +7,7 @@ from carca_bot.store.league_rows import (
     RatingRow,
     ResultRow,
 )
+from carca_bot.store.processes import Counts, Lease, PostAttempt
 from carca_bot.store.rows import (
     LIVE_STATUSES,
     ActionRow,
@@ -36,11 +37,14 @@ __all__ = [
     "ActionRow",
     "ChannelBusy",
     "Conflict",
+    "Counts",
     "EventGameRow",
     "EventRow",
     "GameData",
     "GameRow",
     "HintRow",
+    "Lease",
+    "PostAttempt",
     "PublicChange",
     "PublicEvents",
     "RatingHistoryRow",

@@ -44,6 +44,7 @@ from carca_bot.store.league_rows import (
     RatingRow,
     ResultRow,
 )
+from carca_bot.store.processes import ALIVE, ProcessMethods, mark_posted_rows
 from carca_bot.store.rows import (
     ActionRow,
     GameData,
@@ -130,7 +131,7 @@ SELECT
 """
 
 
-class Store:
+class Store(ProcessMethods):
     """The database that holds every game."""
 
     def __init__(self, db: Database) -> None:
@@ -361,14 +362,7 @@ class Store:
         """The public post up to `version` was delivered; never goes back, never past the
         last public change. What was delivered is forgotten."""
         async with self._transaction("ROW") as db:
-            await db.execute(
-                "UPDATE games SET posted_version = CASE "
-                "WHEN ? <= posted_version OR public_version <= posted_version "
-                "THEN posted_version WHEN ? >= public_version THEN public_version ELSE ? END "
-                "WHERE id = ?", (version, version, version, game_id))
-            await db.execute(
-                "DELETE FROM public_events WHERE game_id = ? AND version <= "
-                "(SELECT posted_version FROM games WHERE id = ?)", (game_id, game_id))
+            await mark_posted_rows(db, game_id, version)
 
     # -- reading ----------------------------------------------------------------
 
@@ -921,7 +915,12 @@ class Store:
         """Hold `name` until `now + seconds`, unless another holder holds it past `now`;
         whether `holder` has it. One statement on one row, so of two processes asking at
         once one gets it (SQLite: one writer; PostgreSQL: the second waits for the first's
-        row, is run again, and sees it). Leases expired for a day are forgotten."""
+        row, is run again, and sees it). Leases expired for a day are forgotten.
+
+        A lease whose holder said it was alive (`alive`) and has stopped saying so is
+        taken at once, whatever its own expiry: that process is gone, and so is its
+        hold on everything (issue 30: a survivor takes its work over within the one
+        lease time of `alive`)."""
         async with self._transaction("ROW") as db:
             await db.execute("DELETE FROM leases WHERE expires < ?", (now - 86400.0,))
             rows = await db.execute_fetchall(
@@ -929,7 +928,9 @@ class Store:
                 "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
                 "expires = excluded.expires "
                 "WHERE leases.expires <= ? OR leases.holder = excluded.holder "
-                "RETURNING holder", (name, holder, now + seconds, now))
+                "OR EXISTS (SELECT 1 FROM leases h WHERE h.name = ? || leases.holder "
+                "AND h.expires <= ?) "
+                "RETURNING holder", (name, holder, now + seconds, now, ALIVE, now))
         return bool(rows)
 
     async def release_lease(self, name: str, holder: str) -> None:
