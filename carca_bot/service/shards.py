@@ -9,11 +9,12 @@ by mistake, and the version-conditional write refuses a second copy of any move.
 
 `Shards` is a fixed range. `ShardLeases` (issue 30) makes the range a preference: the
 process holds its shards through leases in the database (`shard:<n>`) and says it is
-alive (`alive:<holder>`), renewing both every `RENEW` seconds. When a process stops
-renewing (it crashed, hangs, or lost the database), its leases run out after
-`SHARD_LEASE` seconds and a survivor takes its shards' background work over; when it
-comes back it asks for its shards (`want:shard:<n>`) and the survivor gives them back
-at its next renewal. Shards nobody prefers are taken by whoever finds them free.
+alive (`alive:<holder>`), renewing them every `RENEW` seconds, along with what it prefers
+(`prefer:shard:<n>:<holder>`). When a process stops renewing (it crashed, hangs, or
+lost the database), its leases run out after `SHARD_LEASE` seconds and a survivor
+takes its shards' background work over; when it comes back, the survivor sees it
+prefers them and gives them back at its next renewal. A shard no live process prefers
+is taken by whoever finds it free.
 Only background work moves: Discord still sends a shard's commands to the process
 connected to it.
 """
@@ -118,7 +119,7 @@ POST_LEASE = 120.0  # seconds: one game's owed public post
 SHARD_LEASE = 30.0
 RENEW = 10.0
 SHARD = "shard:"
-WANT = "want:shard:"
+PREFER = "prefer:shard:"  # + "<shard>:<holder>": a live process prefers this shard
 
 
 def holder_name() -> str:
@@ -191,53 +192,55 @@ class ShardLeases:
                 + (f" (taken over: {spans(extra)})" if extra else ""))
 
     async def renew(self) -> frozenset[int]:
-        """One renewal: say this process is alive, keep or take its shards, give back
-        the ones their preferring process asks for. Returns the shards held."""
+        """One renewal: say this process is alive and what it prefers, keep or take its
+        shards, give back the ones another live process prefers. Returns the shards
+        held."""
         if self.store.backend != "postgresql":  # one process: its own shards, no leases
             self.held = dict.fromkeys(self.preferred.ids, math.inf)
             return self.ids
         now = self.clock()
         until = now + self.lease_seconds - self.renew_every  # stop before another may start
         await self.store.alive(self.holder, now, self.lease_seconds)
-        holders = {lease.name: lease for lease in await self.store.leases(SHARD)}
-        wants = {lease.name.removeprefix(WANT): lease
-                 for lease in await self.store.leases(WANT) if lease.expires > now}
+        for shard in sorted(self.preferred.ids):
+            await self.store.take_lease(f"{PREFER}{shard}:{self.holder}", self.holder, now,
+                                        self.lease_seconds)
         gone = {lease.holder for lease in await self.store.leases(ALIVE)
                 if lease.expires <= now}
+        holders = {lease.name: lease for lease in await self.store.leases(SHARD)
+                   if lease.expires > now and lease.holder not in gone}
+        wanted: set[int] = set()  # shards another live process prefers
+        for lease in await self.store.leases(PREFER):
+            shard = lease.name.removeprefix(PREFER).split(":", 1)[0]
+            if lease.holder != self.holder and lease.expires > now and shard.isdigit() \
+                    and lease.holder not in gone:
+                wanted.add(int(shard))
         before = self.ids
         for shard in range(self.count):
-            name = f"{SHARD}{shard}"
-            current = holders.get(name)
-            if current is not None and current.holder in gone:
-                current = None  # its process stopped saying it is alive: free
-            if await self._keep(shard, name, current, wants.get(str(shard)), now):
+            current = holders.get(f"{SHARD}{shard}")
+            if await self._keep(shard, current, shard in wanted, now):
                 self.held[shard] = until
             else:
                 self.held.pop(shard, None)
         self.rounds += 1
-        after = self.ids
-        if after != before:
+        if self.ids != before:
             log.info("%s holds %s (was %s)", self.holder, self.describe(),
                      spans(before) or "none")
-        return after
+        return self.ids
 
-    async def _keep(self, shard: int, name: str, current: Lease | None, want: Lease | None,
+    async def _keep(self, shard: int, current: Lease | None, wanted: bool,
                     now: float) -> bool:
-        """Whether this process holds `shard` after this round."""
+        """Whether this process holds `shard` after this round. `current`: its live
+        holder's lease, if any; `wanted`: another live process prefers it."""
+        name = f"{SHARD}{shard}"
         mine = current is not None and current.holder == self.holder
         if shard in self.preferred.ids:
-            if await self.store.take_lease(name, self.holder, now, self.lease_seconds):
-                if want is not None and want.holder == self.holder:
-                    await self.store.release_lease(f"{WANT}{shard}", self.holder)
-                return True
-            await self.store.take_lease(f"{WANT}{shard}", self.holder, now, self.lease_seconds)
-            return False
-        if want is not None and want.holder != self.holder:
-            if mine:  # its preferring process is back: give it back
+            return await self.store.take_lease(name, self.holder, now, self.lease_seconds)
+        if wanted:
+            if mine:  # its preferring process is there: give it back
                 await self.store.release_lease(name, self.holder)
                 log.info("%s gives shard %s back", self.holder, shard)
             return False
-        if not mine and current is not None and current.expires > now:
+        if current is not None and not mine:
             return False  # another live process has it
         return await self.store.take_lease(name, self.holder, now, self.lease_seconds)
 
@@ -259,6 +262,9 @@ class ShardLeases:
         for shard in list(self.held):
             with contextlib.suppress(StoreError):
                 await self.store.release_lease(f"{SHARD}{shard}", self.holder)
+        for shard in self.preferred.ids:
+            with contextlib.suppress(StoreError):
+                await self.store.release_lease(f"{PREFER}{shard}:{self.holder}", self.holder)
         self.held.clear()
         with contextlib.suppress(StoreError):
             await self.store.release_lease(f"{ALIVE}{self.holder}", self.holder)
