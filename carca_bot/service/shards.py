@@ -210,10 +210,10 @@ class ShardLeases:
                    if lease.expires > now and lease.holder not in gone}
         wanted: set[int] = set()  # shards another live process prefers
         for lease in await self.store.leases(PREFER):
-            shard = lease.name.removeprefix(PREFER).split(":", 1)[0]
-            if lease.holder != self.holder and lease.expires > now and shard.isdigit() \
+            number = lease.name.removeprefix(PREFER).split(":", 1)[0]
+            if lease.holder != self.holder and lease.expires > now and number.isdigit() \
                     and lease.holder not in gone:
-                wanted.add(int(shard))
+                wanted.add(int(number))
         before = self.ids
         for shard in range(self.count):
             current = holders.get(f"{SHARD}{shard}")
