@@ -26,8 +26,11 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote
+
+if TYPE_CHECKING:
+    from carca_bot.store import GameData
 
 DEFAULT_DB = "carca.sqlite3"
 OK, PROBLEMS, CANNOT = 0, 1, 2
@@ -145,6 +148,8 @@ def _count(db: sqlite3.Connection, table: str) -> int:
 def _integrity_lines(integrity: list[str]) -> list[str]:
     if integrity == ["ok"]:
         return ["integrity: ok"]
+    if not integrity:  # PostgreSQL: the server's own business
+        return ["integrity of the storage: PostgreSQL's own (pg_amcheck checks it)"]
     shown = integrity[:MAX_LISTED]
     more = len(integrity) - len(shown)
     return (["integrity: DAMAGED"] + [f"  {line}" for line in shown]
@@ -266,9 +271,9 @@ class GameProblem:
 
 @dataclass(frozen=True)
 class CheckReport:
-    path: Path
+    path: Path | str  # a SQLite file, or a PostgreSQL URL without its password
     quick: bool
-    integrity: list[str]
+    integrity: list[str]  # SQLite's integrity check; [] on PostgreSQL (not ours to check)
     schema_version: int
     games: int = 0  # games looked at (replayed, unless quick)
     problems: list[GameProblem] = field(default_factory=list)
@@ -277,7 +282,7 @@ class CheckReport:
 
     @property
     def ok(self) -> bool:
-        return self.integrity == ["ok"] and not self.problems and not self.notes
+        return self.integrity in (["ok"], []) and not self.problems and not self.notes
 
     @property
     def status(self) -> int:
@@ -426,15 +431,27 @@ def _game_error(db: sqlite3.Connection, row: tuple[Any, ...]) -> str | None:
 
     Anything at all may be wrong in a damaged file, so every exception is a finding.
     """
-    from carca_bot.engine.errors import RecordError
-    from carca_bot.engine.record import check_action, replay, write_record
-    from carca_bot.service.live import rebuild, started
-    from carca_bot.service.model import GameOptions
     from carca_bot.store.store import ACTIONS_OF_GAME, SEATS_OF_GAME, game_data
 
     try:
         data = game_data(row, db.execute(SEATS_OF_GAME, (row[0],)),
                          db.execute(ACTIONS_OF_GAME, (row[0],)))
+    except sqlite3.DatabaseError:
+        raise  # the file, not the game: reported once for the whole check
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return game_error(data)
+
+
+def game_error(data: GameData) -> str | None:
+    """Why this stored game would not come back after a restart (or its record would not
+    replay), if it would not; the same for either database."""
+    from carca_bot.engine.errors import RecordError
+    from carca_bot.engine.record import check_action, replay, write_record
+    from carca_bot.service.live import rebuild, started
+    from carca_bot.service.model import GameOptions
+
+    try:
         game_row, seats, actions = data.game, data.seats, data.actions
         if [s.seat for s in seats] != list(range(len(seats))):
             return f"seat numbers {[s.seat for s in seats]} are not 0 to {len(seats) - 1}"
@@ -462,8 +479,6 @@ def _game_error(db: sqlite3.Connection, row: tuple[Any, ...]) -> str | None:
         status, result = replay(json.loads(json.dumps(write_record(game))))
         if status != 0:
             return f"its exported record does not replay (exit {status}): {result['error']}"
-    except sqlite3.DatabaseError:
-        raise  # the file, not the game: reported once for the whole check
     except Exception as exc:
         return f"{type(exc).__name__}: {exc}"
     return None
@@ -515,14 +530,15 @@ async def _server_problem(url: str) -> str | None:
     program's schema or an older one."""
     import asyncpg
 
-    from carca_bot.store import SchemaTooNew, Store
+    from carca_bot.store import SchemaTooNew, Store, StoreError
 
     try:
         store = await Store.open(url)
     except SchemaTooNew:
         return (f"{shown(url)} was set up by a newer version of carca-bot: run that version, "
                 "or restore a backup this one made")
-    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError,
+            StoreError, ValueError) as exc:  # ValueError: a CARCA_DB_* setting
         return f"cannot use {shown(url)}: {exc or type(exc).__name__}"
     await store.close()
     return None
@@ -533,17 +549,10 @@ def shown(url: str) -> str:
     return re.sub(r"(//[^:/@]*):[^@/]*@", r"\1:***@", url)
 
 
-def _sqlite_only(args: argparse.Namespace, command: str) -> bool:
-    """Whether the database is a PostgreSQL server, which `command` does not handle
-    (said on stderr)."""
+def _on_postgres(args: argparse.Namespace) -> bool:
     from carca_bot.store.driver import is_postgres_url
 
-    if not is_postgres_url(_db_of(args)):
-        return False
-    print(f"carca-bot {command}: {shown(_db_of(args))} is a PostgreSQL database; "
-          f"{command} works on SQLite files (for PostgreSQL use its own tools: pg_dump, "
-          "pg_amcheck)", file=sys.stderr)
-    return True
+    return is_postgres_url(_db_of(args))
 
 
 # -- command line ----------------------------------------------------------------------
@@ -566,7 +575,8 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
     """`carca-bot check [--db PATH] [--quick]`."""
     add_db_argument(parser)
     parser.add_argument("--quick", action="store_true",
-                        help="only SQLite's quick check, no replay of games (a health check)")
+                        help="no replay of games: the database answers and takes a write (a "
+                             "health check)")
 
 
 def _db_of(args: argparse.Namespace) -> str:
@@ -583,12 +593,17 @@ def _where_from(args: argparse.Namespace) -> str:
 
 
 def run_backup(args: argparse.Namespace) -> int:
-    """`carca-bot backup`: 0 written and sound, 1 written but damaged, 2 not written."""
-    if _sqlite_only(args, "backup"):
-        return CANNOT
+    """`carca-bot backup`: 0 written and sound, 1 written but damaged, 2 not written.
+    On PostgreSQL, `pg_dump` into one file (`pgops.backup_postgres`)."""
+    overwrite = bool(getattr(args, "overwrite", False))
     try:
-        report = backup(_db_of(args), args.dest, overwrite=bool(getattr(args, "overwrite",
-                                                                        False)))
+        if _on_postgres(args):
+            from carca_bot.pgops import backup_postgres
+
+            print("\n".join(backup_postgres(_db_of(args), args.dest,
+                                            overwrite=overwrite).lines()))
+            return OK
+        report = backup(_db_of(args), args.dest, overwrite=overwrite)
     except OpsError as exc:
         print(f"carca-bot backup: {exc}", file=sys.stderr)
         return CANNOT
@@ -597,11 +612,18 @@ def run_backup(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    """`carca-bot check`: 0 healthy, 1 problems found, 2 no database to check."""
-    if _sqlite_only(args, "check"):
-        return CANNOT
+    """`carca-bot check`: 0 healthy, 1 problems found, 2 no database to check (on
+    PostgreSQL: `pgops.check_postgres`)."""
+    quick = bool(getattr(args, "quick", False))
     try:
-        report = check(_db_of(args), quick=bool(getattr(args, "quick", False)))
+        if _on_postgres(args):
+            import asyncio
+
+            from carca_bot.pgops import check_postgres
+
+            report = asyncio.run(check_postgres(_db_of(args), quick))
+        else:
+            report = check(_db_of(args), quick=quick)
     except OpsError as exc:
         print(f"carca-bot check: {exc} ({_where_from(args)})", file=sys.stderr)
         return CANNOT
