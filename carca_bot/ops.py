@@ -16,32 +16,40 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
-import re
 import shutil
 import sqlite3
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import quote
 
-if TYPE_CHECKING:
-    from carca_bot.store import GameData
+from carca_bot.ops_report import (  # the names as ops has always had them
+    CANNOT,
+    MAX_LISTED,
+    OK,
+    PROBLEMS,
+    CheckReport,
+    GameProblem,
+    OpsError,
+    _integrity_lines,
+    _publish,
+    game_error,
+    shown,
+)
+
+__all__ = [  # ops_report's names too, as this module has always offered them
+    "CANNOT", "MAX_LISTED", "OK", "PROBLEMS", "BackupReport", "CheckReport", "GameProblem",
+    "OpsError", "backup", "check", "database_problem", "default_db", "game_error", "run_backup",
+    "run_check", "shown", "write_problem"]
 
 DEFAULT_DB = "carca.sqlite3"
-OK, PROBLEMS, CANNOT = 0, 1, 2
-MAX_LISTED = 20  # integrity errors listed one per line; the rest are counted
 T = TypeVar("T")
 WRITE_TIMEOUT = 5.0  # seconds the quick check waits for the write lock (the bot's are short)
 MIN_FREE = 8 * 1024 * 1024  # bytes of free disk the quick check wants beside the database
-
-
-class OpsError(Exception):
-    """The operation could not be done at all: no such file, not a database, no room."""
 
 
 def default_db() -> str:
@@ -145,17 +153,6 @@ def _count(db: sqlite3.Connection, table: str) -> int:
     return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
 
 
-def _integrity_lines(integrity: list[str]) -> list[str]:
-    if integrity == ["ok"]:
-        return ["integrity: ok"]
-    if not integrity:  # PostgreSQL: the server's own business
-        return ["integrity of the storage: PostgreSQL's own (pg_amcheck checks it)"]
-    shown = integrity[:MAX_LISTED]
-    more = len(integrity) - len(shown)
-    return (["integrity: DAMAGED"] + [f"  {line}" for line in shown]
-            + ([f"  ... and more ({more}+)"] if more else []))
-
-
 # -- backup --------------------------------------------------------------------------
 
 
@@ -233,72 +230,7 @@ def backup(db_path: str | Path, dest_path: str | Path, *,
                         time.perf_counter() - began)
 
 
-def _publish(partial: Path, dest: Path, overwrite: bool) -> None:
-    """Move the finished copy into place; without `overwrite`, never over another file."""
-    with open(partial, "rb") as handle:
-        os.fsync(handle.fileno())
-    if overwrite:
-        os.replace(partial, dest)
-        return
-    try:
-        os.link(partial, dest)  # fails if dest appeared meanwhile, unlike a rename
-    except FileExistsError:
-        raise OpsError(f"{dest} already exists: choose another name, or allow "
-                       "overwriting") from None
-    except OSError:  # a filesystem without hard links
-        if dest.exists():
-            raise OpsError(f"{dest} already exists") from None
-        os.replace(partial, dest)
-
-
 # -- check -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameProblem:
-    """A stored game that does not rebuild: a bug or a damaged file, never a player's doing."""
-
-    game_id: int
-    guild_id: str
-    channel_id: str
-    status: str
-    error: str
-
-    def line(self) -> str:
-        return (f"game {self.game_id} (guild {self.guild_id}, channel {self.channel_id}, "
-                f"{self.status}): {self.error}")
-
-
-@dataclass(frozen=True)
-class CheckReport:
-    path: Path | str  # a SQLite file, or a PostgreSQL URL without its password
-    quick: bool
-    integrity: list[str]  # SQLite's integrity check; [] on PostgreSQL (not ours to check)
-    schema_version: int
-    games: int = 0  # games looked at (replayed, unless quick)
-    problems: list[GameProblem] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # problems that belong to no one game
-    info: list[str] = field(default_factory=list)  # said for information, not problems
-
-    @property
-    def ok(self) -> bool:
-        return self.integrity in (["ok"], []) and not self.problems and not self.notes
-
-    @property
-    def status(self) -> int:
-        return OK if self.ok else PROBLEMS
-
-    def lines(self) -> list[str]:
-        kind = "quick check" if self.quick else "check"
-        out = [f"{kind} of {self.path}: {'ok' if self.ok else 'PROBLEMS FOUND'}",
-               *_integrity_lines(self.integrity),
-               f"schema version {self.schema_version}", *self.info, *self.notes]
-        if self.quick and self.schema_version > 0:
-            out.append(f"games stored: {self.games}")
-        elif self.schema_version > 0:
-            out.append(f"games replayed: {self.games}, failing: {len(self.problems)}")
-        out += [p.line() for p in self.problems]
-        return out
 
 
 def check(db_path: str | Path, quick: bool = False,
@@ -443,47 +375,6 @@ def _game_error(db: sqlite3.Connection, row: tuple[Any, ...]) -> str | None:
     return game_error(data)
 
 
-def game_error(data: GameData) -> str | None:
-    """Why this stored game would not come back after a restart (or its record would not
-    replay), if it would not; the same for either database."""
-    from carca_bot.engine.errors import RecordError
-    from carca_bot.engine.record import check_action, replay, write_record
-    from carca_bot.service.live import rebuild, started
-    from carca_bot.service.model import GameOptions
-
-    try:
-        game_row, seats, actions = data.game, data.seats, data.actions
-        if [s.seat for s in seats] != list(range(len(seats))):
-            return f"seat numbers {[s.seat for s in seats]} are not 0 to {len(seats) - 1}"
-        if game_row.version < len(actions):
-            return f"version {game_row.version} is below the {len(actions)} moves logged"
-        for index, logged in enumerate(actions):
-            try:
-                check_action(logged.action, index)
-            except RecordError as exc:
-                return f"stored move {index} is malformed: {exc}"
-        GameOptions.from_json(game_row.options)  # every view of the game reads them
-        live = rebuild(data)
-        if not started(game_row):
-            if actions:
-                return f"not started, yet {len(actions)} moves are logged"
-            return None
-        game = live.game
-        assert game is not None
-        if game_row.status == "active" and game.finished:
-            return "marked active, but its log plays to the end of the game"
-        if game_row.outcome == "complete" and not game.finished:
-            return "marked complete, but its log stops before the end of the game"
-        if game_row.pending is not None and live.pending is None:
-            return "its unconfirmed turn no longer applies to the log"
-        status, result = replay(json.loads(json.dumps(write_record(game))))
-        if status != 0:
-            return f"its exported record does not replay (exit {status}): {result['error']}"
-    except Exception as exc:
-        return f"{type(exc).__name__}: {exc}"
-    return None
-
-
 # -- start-up -----------------------------------------------------------------------
 
 
@@ -542,11 +433,6 @@ async def _server_problem(url: str) -> str | None:
         return f"cannot use {shown(url)}: {exc or type(exc).__name__}"
     await store.close()
     return None
-
-
-def shown(url: str) -> str:
-    """A database URL fit to print: without its password."""
-    return re.sub(r"(//[^:/@]*):[^@/]*@", r"\1:***@", url)
 
 
 def _on_postgres(args: argparse.Namespace) -> bool:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from carca_bot.ops import (
+from carca_bot.ops_report import (
     MAX_LISTED,
     CheckReport,
     GameProblem,
