@@ -122,6 +122,7 @@ class CatchUp:
     # The newest game begun in the same channel after this one, if any: the post then
     # lands among that game's messages and must say which game it is about.
     other_game: int | None = None
+    changes: tuple[int, ...] = ()  # the versions of the public changes it tells
 
     @property
     def key(self) -> PostKey:
@@ -218,20 +219,26 @@ class PostOps(ServiceCore):
         if posted >= owed.version:
             await self._let_go(owed.game_id)
             return None
-        catch = await self.events_since(owed.game_id, posted)
+        catch = await self.events_since(owed.game_id, posted, upto=owed.version)
         if catch.version <= posted:  # nothing stored after it: the entry is settled
             await self.mark_posted(owed.game_id, owed.version)
             return None
         return catch
 
-    async def events_since(self, game_id: int, version: int) -> CatchUp:
-        """The public changes after `version` (normally a PendingPost's posted_version)."""
+    async def events_since(self, game_id: int, version: int,
+                           upto: int | None = None) -> CatchUp:
+        """The public changes after `version` (normally a PendingPost's posted_version),
+        up to `upto` if given: a change stored since the entry was listed has a post of
+        its own under way (its command's), which the catch-up must not tell again."""
         found: list[tuple[list[PublicEvents], tuple[dict[str, Any], ...]]] = []
 
         async def body(live: Live) -> None:
-            changes = await self.store.public_events(live.id, version)
+            stored = await self.store.public_events(live.id, version)
+            changes = [c for c in stored if upto is None or c.version <= upto]
+            later = [c.moves_before for c in stored if upto is not None and c.version > upto]
             first = min((c.moves_before for c in changes), default=live.seq)
-            history = live.game.history[first:] if live.game is not None else []
+            end = min(later, default=live.seq)
+            history = live.game.history[first:end] if live.game is not None else []
             found.append((changes, tuple(dict(a) for a in history)))
 
         view = await self._act_on(game_id, None, body)
@@ -239,7 +246,7 @@ class PostOps(ServiceCore):
         newest = max((c.version for c in changes), default=version)
         return CatchUp(game_id, newest,
                        tuple(told_of(line) for c in changes for line in c.lines), played, view,
-                       await self.store.later_game(game_id))
+                       await self.store.later_game(game_id), tuple(c.version for c in changes))
 
     def _post_leases(self) -> set[int]:
         """The games whose owed-post lease this process took (`pending_posts`)."""

@@ -237,3 +237,18 @@ def test_keys() -> None:
                 for k in ("post", "card")}) == 1800
     with pytest.raises(ValueError, match="short lower-case word"):
         PostKey(1, 1, "Post!")
+
+
+async def test_a_catch_up_stops_at_the_change_it_was_listed_for(service: GameService,
+                                                                clock: Clock) -> None:
+    """A move made after the owed entry was listed posts itself (its command does): the
+    catch-up tells the changes up to the entry's version only, so no move is told twice."""
+    await started(service)
+    first = await _move(service)
+    (owed,) = await service.pending_posts()
+    assert owed.version == first.version
+    second = await _move(service)  # its command is posting it now
+    catch = await service.catch_up(owed, Post(FakeDiscord(clock), HERE.channel, "", ""))
+    assert catch is not None and catch.version == first.version
+    assert second.version not in catch.changes and first.version in catch.changes
+    assert len(catch.played) == first.moves  # the moves up to the first one's end
