@@ -87,7 +87,8 @@ class TimedService(GameService):
 
 # Games are set up one at a time per process (their set-up is not measured): on
 # PostgreSQL, creations at once conflict (the limits' counts read every game, so
-# SERIALIZABLE lets one of them commit) and the losers are run again.
+# SERIALIZABLE lets one of them commit) and the losers are run again. A new lock for
+# each run (`process_rounds`): a lock belongs to the event loop that first used it.
 SETTING_UP = asyncio.Lock()
 SET_UP_ATTEMPTS = 20
 
@@ -184,6 +185,8 @@ async def process_rounds(args: argparse.Namespace, target: str, start: Any = Non
                          ) -> list[Round]:
     """One process's share: its games, flat out then paced; `start` (a barrier) lines
     the processes up before each round."""
+    global SETTING_UP
+    SETTING_UP = asyncio.Lock()
     expansions = (frozenset(EXPANSIONS) if args.expansions == "all"
                   else frozenset(e for e in args.expansions.split(",") if e))
     # Every bench game is in one server: lift the per-server limits.

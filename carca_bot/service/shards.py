@@ -167,6 +167,7 @@ class ShardLeases:
     renew_every: float = RENEW
     held: dict[int, float] = field(default_factory=dict)  # shard -> held until
     rounds: int = 0  # renewals done (tests and the log)
+    last_renewal: float | None = None  # when the last renewal began (service clock)
 
     @property
     def count(self) -> int:
@@ -199,6 +200,7 @@ class ShardLeases:
             self.held = dict.fromkeys(self.preferred.ids, math.inf)
             return self.ids
         now = self.clock()
+        self.last_renewal = now
         until = now + self.lease_seconds - self.renew_every  # stop before another may start
         await self.store.alive(self.holder, now, self.lease_seconds)
         for shard in sorted(self.preferred.ids):

@@ -40,6 +40,7 @@ class FakeDiscord:
     clock: Callable[[], float]
     nonce_window: float = NONCE_WINDOW
     messages: list[Message] = field(default_factory=list)
+    deduplicated: int = 0  # sends answered with the message their nonce already made
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1000))
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -51,6 +52,7 @@ class FakeDiscord:
                         and now - old.at <= self.nonce_window:
                     if old.deleted:
                         raise LookupError("a message with this nonce was deleted")
+                    self.deduplicated += 1
                     return old
             message = Message(str(next(self._ids)), channel, content, marker, nonce, now)
             self.messages.append(message)
