@@ -10,6 +10,9 @@ could store a move. `database_problem` is the start-up check of `carca-bot run`.
 
 Exit statuses of the command-line front ends: 0 all is well, 1 problems found,
 2 the database (or the backup's destination) could not be used at all.
+
+With a PostgreSQL CARCA_DB (or --db), `run_check` and `run_backup` hand over to
+`pgops` (the same report, and `pg_dump`).
 """
 
 from __future__ import annotations
