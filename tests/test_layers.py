@@ -36,12 +36,15 @@ ALLOWED: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "replay_html": (frozenset({"engine", "i18n", "render", "service"}), frozenset()),
     # bot: replay_html for the HTML replay attached to the last post and the export.
     "bot": (frozenset({"engine", "i18n", "render", "service", "words", "replay_html",
-                       "workers"}),
+                       "workers", "observe"}),
             frozenset({"discord", "aiohttp"})),  # aiohttp: discord.py's transport errors
     "local": (frozenset({"engine", "i18n", "render", "service", "words"}), frozenset()),
     "ai": (frozenset({"engine"}), frozenset()),
     # workers: CPU work (pictures, the AI) in worker processes, for the bot to submit.
     "workers": (frozenset({"engine", "render", "ai"}), frozenset()),
+    # observe: health checks and metrics of a running process, served on an opt-in port;
+    # what only a front end knows (Discord, its worker pool) it is given as probes.
+    "observe": (frozenset({"service", "store"}), frozenset({"aiohttp", "prometheus_client"})),
 }
 # Imports against the layers that are known debts, as (module, target module): remove an
 # entry when its import is gone (test_known_layer_debts_still_exist says when).

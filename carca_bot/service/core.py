@@ -61,7 +61,7 @@ from carca_bot.service.model import (
 )
 from carca_bot.service.outbox import told_json
 from carca_bot.service.play_auto import auto_move
-from carca_bot.service.shards import Shards, holder_name
+from carca_bot.service.shards import ShardView, holder_name
 from carca_bot.service.timing import (
     ClockState,
     after_decision,
@@ -118,7 +118,7 @@ class ServiceCore:
         # `after` the version before that change (see `ai_seats.AiOps`).
         self.on_public_change: Callable[[int, int], Awaitable[None]] | None = None
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
-        self.shards: Shards | None = None  # the servers whose timers and posts are ours
+        self.shards: ShardView | None = None  # the servers whose timers and posts are ours
         self.holder = holder_name()  # this process, on the leases it takes (shards.py)
 
     # -- finding and loading games ----------------------------------------------

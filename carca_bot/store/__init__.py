@@ -10,6 +10,7 @@ from carca_bot.store.league_rows import (
     ReminderRow,
     ResultRow,
 )
+from carca_bot.store.processes import Counts, Lease, PostAttempt
 from carca_bot.store.rows import (
     LIVE_STATUSES,
     ActionRow,
@@ -40,12 +41,15 @@ __all__ = [
     "ChannelBusy",
     "ClockTurnRow",
     "Conflict",
+    "Counts",
     "EventGameRow",
     "EventNewsRow",
     "EventRow",
     "GameData",
     "GameRow",
     "HintRow",
+    "Lease",
+    "PostAttempt",
     "PublicChange",
     "PublicEvents",
     "RatingHistoryRow",

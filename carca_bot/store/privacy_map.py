@@ -174,6 +174,11 @@ TABLES: dict[str, Table] = {
         "user_id": Col(Use.OWNER), "mode": P, "early": P, "updated_at": P,
     }),
     "leases": Table(("name",), {"name": P, "holder": P, "expires": P}),
+    # Each public message sent for a game (exactly-once posts): names no player.
+    "post_deliveries": Table(("game_id", "kind", "version"), {
+        "game_id": P, "kind": P, "version": P, "channel_id": P, "holder": P, "began_at": P,
+        "attempts": P, "message_id": P, "sent_at": P,
+    }, game="game_id", messages=(("channel_id", "message_id"),)),
     # Events' announcements until told: the players they name by id, an organiser's note.
     "event_news": Table(("id",), {
         "id": P, "event_id": P, "kind": P,

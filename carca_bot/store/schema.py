@@ -483,8 +483,33 @@ V13 = (
     "CREATE INDEX guild_departures_due ON guild_departures (delete_at)",
 )
 
+# Version 14 (issue 30): each public message a front end sends for a game, recorded
+# before it is sent and again once the channel has it, so that after a crash the next
+# process knows the post may already be in the channel (and finds it, or edits it)
+# instead of posting it again. `kind` says which message of the game ("post": a
+# change's post; "card": the game's card, one per game), `version` the game's version
+# it shows; `nonce` is the idempotency key sent with it (Discord's message nonce),
+# `attempts` how many messages were made for it (a new one only when the last one is
+# known gone), `message_id` the message once the channel confirmed it.
+V14 = (
+    """
+    CREATE TABLE post_deliveries (
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind       TEXT NOT NULL,
+        version    INTEGER NOT NULL,
+        channel_id TEXT NOT NULL,
+        holder     TEXT NOT NULL,
+        began_at   REAL NOT NULL,
+        attempts   INTEGER NOT NULL DEFAULT 1,
+        message_id TEXT,
+        sent_at    REAL,
+        PRIMARY KEY (game_id, kind, version)
+    )
+    """,
+)
+
 MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12,
-                                           V13)
+                                           V13, V14)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -18,6 +18,7 @@ import asyncio
 import functools
 import inspect
 import json
+import logging
 import random
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -31,6 +32,7 @@ from carca_bot.store.errors import (
     ChannelBusy,
     Conflict,
     IntegrityError,
+    Lost,
     Retry,
     StoreError,
     Unavailable,
@@ -46,6 +48,7 @@ from carca_bot.store.league_rows import (
     ResultRow,
 )
 from carca_bot.store.privacy import PrivacyRows
+from carca_bot.store.processes import ALIVE, ProcessMethods, mark_posted_rows
 from carca_bot.store.rows import (
     ActionRow,
     GameData,
@@ -78,6 +81,7 @@ SCOPES = ("guild", "user")  # what a language override belongs to
 __all__ = ["ChannelBusy", "Conflict", "IntegrityError", "Store", "StoreError", "Unavailable",
            "UsageCheck"]
 ATTEMPTS = 5  # runs of a method PostgreSQL could not serialize, before `Unavailable`
+log = logging.getLogger(__name__)
 
 
 def _dumps(value: object) -> str:
@@ -131,9 +135,10 @@ SELECT
 """
 
 
-class Store(PrivacyRows):
+class Store(PrivacyRows, ProcessMethods):
     """The database that holds every game (and, from `PrivacyRows`, what an erasure or a
-    server's departure needs: store/privacy.py)."""
+    server's departure needs: store/privacy.py; from `ProcessMethods`, posts delivered
+    exactly once and the processes sharing the database: store/processes.py)."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -363,14 +368,7 @@ class Store(PrivacyRows):
         """The public post up to `version` was delivered; never goes back, never past the
         last public change. What was delivered is forgotten."""
         async with self._transaction("ROW") as db:
-            await db.execute(
-                "UPDATE games SET posted_version = CASE "
-                "WHEN ? <= posted_version OR public_version <= posted_version "
-                "THEN posted_version WHEN ? >= public_version THEN public_version ELSE ? END "
-                "WHERE id = ?", (version, version, version, game_id))
-            await db.execute(
-                "DELETE FROM public_events WHERE game_id = ? AND version <= "
-                "(SELECT posted_version FROM games WHERE id = ?)", (game_id, game_id))
+            await mark_posted_rows(db, game_id, version)
 
     # -- reading ----------------------------------------------------------------
 
@@ -923,7 +921,12 @@ class Store(PrivacyRows):
         """Hold `name` until `now + seconds`, unless another holder holds it past `now`;
         whether `holder` has it. One statement on one row, so of two processes asking at
         once one gets it (SQLite: one writer; PostgreSQL: the second waits for the first's
-        row, is run again, and sees it). Leases expired for a day are forgotten."""
+        row, is run again, and sees it). Leases expired for a day are forgotten.
+
+        A lease whose holder said it was alive (`alive`) and has stopped saying so is
+        taken at once, whatever its own expiry: that process is gone, and so is its
+        hold on everything (issue 30: a survivor takes its work over within the one
+        lease time of `alive`)."""
         async with self._transaction("ROW") as db:
             await db.execute("DELETE FROM leases WHERE expires < ?", (now - 86400.0,))
             rows = await db.execute_fetchall(
@@ -931,7 +934,9 @@ class Store(PrivacyRows):
                 "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
                 "expires = excluded.expires "
                 "WHERE leases.expires <= ? OR leases.holder = excluded.holder "
-                "RETURNING holder", (name, holder, now + seconds, now))
+                "OR EXISTS (SELECT 1 FROM leases h WHERE h.name = ? || leases.holder "
+                "AND h.expires <= ?) "
+                "RETURNING holder", (name, holder, now + seconds, now, ALIVE, now))
         return bool(rows)
 
     async def release_lease(self, name: str, holder: str) -> None:
@@ -1166,25 +1171,51 @@ _RETRYING: ContextVar[bool] = ContextVar("store_retrying", default=False)
 
 def _retried(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
     """Run the whole method again (after a short random pause) when its transaction lost
-    to a concurrent one (`Retry`: nothing was written); `Unavailable` after ATTEMPTS.
-    A method called by another runs inside its caller's attempt."""
+    to a concurrent one or its connection (`Retry`: nothing was written); `Unavailable`
+    after ATTEMPTS, or once the database's `operation_timeout` has run out, the runs
+    again included. A method called by another runs inside its caller's attempt.
+
+    Every `Unavailable` is logged here once, with its real cause (a refused connection,
+    a time-out, a lost connection, writers colliding): players only hear "try again"."""
     @functools.wraps(method)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
         if _RETRYING.get():
             return await method(*args, **kwargs)
         token = _RETRYING.set(True)
+        limit = getattr(getattr(args[0], "_db", None), "operation_timeout", None)
         try:
-            for attempt in range(ATTEMPTS):
-                try:
-                    return await method(*args, **kwargs)
-                except Retry as exc:
-                    last = exc
-                    await asyncio.sleep(random.uniform(0, 0.005 * 2 ** attempt))
-            raise Unavailable(f"still colliding with other writers after {ATTEMPTS} "
-                              f"attempts: {last}") from last
+            async with asyncio.timeout(limit):
+                return await _attempts(method, args, kwargs)
+        except TimeoutError as exc:
+            raise _logged(method.__name__, Unavailable(
+                f"no answer from the database within {limit:g} s (CARCA_DB_TIMEOUT); the "
+                "call was given up and its connection closed")) from exc
+        except Unavailable as exc:
+            _logged(method.__name__, exc)
+            raise
         finally:
             _RETRYING.reset(token)
     return wrapper
+
+
+async def _attempts(method: Callable[..., Awaitable[Any]], args: tuple[Any, ...],
+                    kwargs: dict[str, Any]) -> Any:
+    for attempt in range(ATTEMPTS):
+        try:
+            return await method(*args, **kwargs)
+        except Retry as exc:
+            last = exc
+            await asyncio.sleep(random.uniform(0, 0.005 * 2 ** attempt))
+    if isinstance(last, Lost):
+        raise Unavailable(f"the connection to the database failed {ATTEMPTS} times: "
+                          f"{last}") from last
+    raise Unavailable(f"still colliding with other writers after {ATTEMPTS} "
+                      f"attempts: {last}") from last
+
+
+def _logged(name: str, exc: Unavailable) -> Unavailable:
+    log.warning("store.%s: the database could not be used: %s", name, exc)
+    return exc
 
 
 # Every public method, those added later included.
