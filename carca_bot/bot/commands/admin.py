@@ -57,7 +57,7 @@ def report_text(report: VoidReport) -> str:
     lines = [f"⚖️ {sentence(say(report.note), names)}."]
     if report.changes:
         lines.append(_("Ratings now:"))
-        lines.extend(f"- {change_line(c)}" for c in report.changes)
+        lines.extend(f"• {change_line(c)}" for c in report.changes)
     else:
         lines.append(_("No rating changed."))
     return text.clip("\n".join(lines))

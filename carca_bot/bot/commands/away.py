@@ -37,10 +37,6 @@ def _when(at: float) -> str:
     return f"<t:{int(at)}:R>"
 
 
-def _date(at: float) -> str:
-    return f"<t:{int(at)}:f>"
-
-
 def game_place(game_id: int, where: Where | None, here: Where) -> str:
     """'game #12 (here)', 'game #12 in #channel', 'game #12 (another server)'."""
     if where == here:
@@ -56,13 +52,13 @@ def paused_line(taken: Vacation, until: float, place: str, view: TurnView | None
     rules = view.options.clock if view is not None else None
     days = rules.vacation_days if rules is not None else 0
     if until >= taken.end:
-        return _("{game}: paused until {end}.").format(game=place, end=_date(until))
+        return _("{game}: paused until {end}.").format(game=place, end=_when(until))
     if until > taken.start:
         return ngettext(
             "{game}: paused until {end} only: its clock allows {days} day of vacation a "
             "month.",
             "{game}: paused until {end} only: its clock allows {days} days of vacation a "
-            "month.", days).format(game=place, end=_date(until), days=days)
+            "month.", days).format(game=place, end=_when(until), days=days)
     if days <= 0:
         return _("{game}: not paused: its clock allows no vacation.").format(game=place)
     return ngettext(
@@ -74,14 +70,14 @@ def paused_line(taken: Vacation, until: float, place: str, view: TurnView | None
 async def started_text(act: Act, taken: Vacation) -> str:
     """The vacation taken, game by game."""
     lines = [_("Vacation started, until {end}. In your clock games:").format(
-        end=_date(taken.end))]
+        end=_when(taken.end))]
     for game_id, until in taken.paused:
         try:
             view: TurnView | None = await act.service.status(act.here, act.user.id, game_id)
         except ServiceError:  # gone meanwhile (deleted): said without its place
             view = None
         place = game_place(game_id, view.where if view is not None else None, act.here)
-        lines.append("- " + paused_line(taken, until, place, view))
+        lines.append("• " + paused_line(taken, until, place, view))
     return text.clip("\n".join(lines))
 
 

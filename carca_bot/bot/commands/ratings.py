@@ -188,13 +188,13 @@ async def profile_reply(pictures: Pictures, card: Profile, name: str,
 def history_text(points: tuple[RatingPoint, ...], name: str, pool: str) -> str:
     """The latest rated games as lines: '#12: 3.2 → 5.1 (place 1 of 2)', newest first."""
     if not points:
-        return _("**{name}** has no rated {pool} game on this server yet.").format(
+        return _("**{name}** has no rated game in {pool} on this server yet.").format(
             name=safe_name(name), pool=pool_words(pool))
     lines = [history_head(points, name, pool)]
     for p in reversed(points[-HISTORY_LINES:]):
         lines.append(_("game #{game}, {when}: {before} → {after} (place {rank} of "
                        "{players})").format(
-            game=p.game_id, when=f"<t:{int(p.ended_at)}:d>", before=rating_words(p.before),
+            game=p.game_id, when=f"<t:{int(p.ended_at)}:R>", before=rating_words(p.before),
             after=rating_words(p.after), rank=p.rank, players=p.players))
     return "\n".join(lines)
 

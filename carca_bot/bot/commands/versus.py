@@ -58,7 +58,7 @@ def versus_text(record: HeadToHead, names: tuple[str, str]) -> str:
     for m in record.recent:
         said = _("game #{game}, {when}: places {mine} and {theirs} of {players}, "
                  "{score_mine}–{score_theirs} points").format(
-            game=m.game_id, when=f"<t:{int(m.ended_at)}:d>", mine=m.places[0],
+            game=m.game_id, when=f"<t:{int(m.ended_at)}:R>", mine=m.places[0],
             theirs=m.places[1], players=m.players, score_mine=m.scores[0],
             score_theirs=m.scores[1])
         lines.append(said if m.rated else _("{game} (not rated)").format(game=said))
