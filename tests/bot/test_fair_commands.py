@@ -26,8 +26,8 @@ from carca_bot.service.model import clock_rules
 from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness
 from tests.bot.fake_discord import GUILD_ID, Request
 from tests.bot.outgoing import assert_clean
-from tests.bot.test_lobby import custom_ids, followups
 from tests.bot.test_league_commands import assert_png, channel_posts
+from tests.bot.test_lobby import custom_ids, followups
 from tests.service.test_league_ratings import play_turns
 
 DEE = (100000000000000004, "Dee")
@@ -402,3 +402,13 @@ async def test_the_zone_autocomplete_offers_no_host_zone(harness: BotHarness) ->
     assert await harness.autocomplete(ANA, "create", "time_zone", time_zone="local") == []
     found = await harness.autocomplete(ANA, "create", "time_zone", time_zone="madrid")
     assert [c["value"] for c in found] == ["Europe/Madrid"]
+
+
+async def test_the_admin_commands_are_shown_to_server_managers_only(harness: BotHarness
+                                                                    ) -> None:
+    """Discord hides `/carc-admin` from members without Manage Server (the service still
+    checks, as a server may grant it to others)."""
+    (put,) = [r for r in harness.fake.requests if r.method == "PUT"]
+    (admin,) = [c for c in put.json if c["name"] == "carc-admin"]
+    assert int(admin["default_member_permissions"]) == MANAGE_GUILD
+    assert [o["name"] for o in admin["options"]] == ["void", "restore"]
