@@ -15,6 +15,8 @@ import pytest
 from carca_bot.bot.commands import ratings, versus
 from carca_bot.bot.words.clocks import time_zone, time_zones
 from carca_bot.bot.words.refused import Refused
+from carca_bot.i18n import speaking
+from carca_bot.i18n.pseudo import untranslated
 from carca_bot.league.ratings import Rating
 from carca_bot.render.league_profile import (
     render_head_to_head,
@@ -412,3 +414,39 @@ async def test_the_admin_commands_are_shown_to_server_managers_only(harness: Bot
     (admin,) = [c for c in put.json if c["name"] == "carc-admin"]
     assert int(admin["default_member_permissions"]) == MANAGE_GUILD
     assert [o["name"] for o in admin["options"]] == ["void", "restore"]
+
+
+async def test_every_new_answer_is_translated(harness: BotHarness,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pseudo-language check over the answers above (the pictures' words are checked
+    by the render tests): nothing outside the catalogues."""
+    h = harness
+    await round_robin(h)
+    await duel(h, ANA, EVE, real=False)
+    for name in ("render_profile", "render_rating_history", "render_leaderboard"):
+        monkeypatch.setattr(ratings, name, broken)
+    monkeypatch.setattr(versus, "render_head_to_head", broken)
+    q = {"_locale": "qps"}
+    sent: list[Request] = []
+    for payload in (h.make.command(ANA, "/carc-profile", **q),
+                    h.make.command(ANA, "/carc-profile", show="history", **q),
+                    h.make.command(EVE, "/carc-profile", show="history", **q),
+                    h.make.command(ANA, "/carc-versus", opponent=BEN, **q),
+                    h.make.command(ANA, "/carc-versus", opponent=EVE, **q),
+                    h.make.command(ANA, "/carc-leaderboard", provisional=False, **q),
+                    h.make.command(ANA, "/carc-leaderboard", **q),
+                    admin_command(h, ADMIN, "void", MANAGE_GUILD, player=BEN, **q),
+                    admin_command(h, ADMIN, "restore", MANAGE_GUILD, player=BEN, **q)):
+        sent += await h.send(payload)
+    for action in ("keep", "void"):
+        payload = h.make.component(ADMIN, f"carcv:{action}:0:{BEN[0]}", ephemeral=True,
+                                   locale="qps")
+        payload["member"]["permissions"] = str(MANAGE_GUILD)
+        payload["guild_locale"] = "qps"  # the announcement speaks the server's language
+        sent += await h.send(payload)
+    said = [r.text for r in sent if r.text]
+    assert len(said) == 12
+    allowed = frozenset({"Ana", "Ben", "Cy", "Dee", "Eve", "Olga", "t", "R"})
+    with speaking("qps"):
+        for text in said:
+            assert untranslated(text, allowed=allowed) == [], text
