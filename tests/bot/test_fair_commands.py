@@ -7,6 +7,8 @@ time zones from the tz database only."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 import re
 from typing import Any
 
@@ -28,8 +30,10 @@ from carca_bot.service.model import clock_rules
 from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness
 from tests.bot.fake_discord import GUILD_ID, Request
 from tests.bot.outgoing import assert_clean
+from tests.bot.test_history import fast_forward
 from tests.bot.test_league_commands import assert_png, channel_posts
-from tests.bot.test_lobby import custom_ids, followups
+from tests.bot.test_lobby import custom_ids, followups, lobby
+from tests.bot.test_turns import started
 from tests.service.test_league_ratings import play_turns
 
 DEE = (100000000000000004, "Dee")
@@ -350,6 +354,45 @@ async def test_an_aborted_game_says_it_is_not_rated_and_why(harness: BotHarness)
             in r.text]
     assert told, [r.text for r in sent]
     assert await service.store.ratings(GUILD) == []
+
+
+async def test_a_game_the_timer_ends_says_how_it_was_rated(harness: BotHarness) -> None:
+    """The last tile played by the bot for a late player: that last post has the line."""
+    h = harness
+    await lobby(h, BEN, expansions="none", timer_hours=1, auto_play=True)
+    await h.command(ANA, "start")
+    await fast_forward(h, random.Random(14), until_left=1)
+    start = len(h.fake.requests)
+    for _ in range(4):
+        view = await h.bot.service.status(here(h))
+        if view.finished:
+            break
+        assert view.deadline is not None
+        start = len(h.fake.requests)
+        for report in await h.bot.service.check_timers(now=view.deadline + 1):
+            await h.bot.announce_timer(report)
+    (post,) = end_posts(h.fake.since(start))
+    result = await h.bot.service.rating_result(view.game_id)
+    assert result.status == "rated"
+    assert "📊 Ratings (duels): rated.\n" in post.content
+    assert " · ".join(f"{s.name} {s.before:.1f} → {s.after:.1f}" for s in result.seats
+                      if s.before is not None and s.after is not None) in \
+        re.sub(r" \([+−][0-9.]+\)", "", post.content)
+
+
+async def test_a_last_post_delivered_late_says_how_it_was_rated(harness: BotHarness) -> None:
+    """Discord refused the card of the resignation that ended the game: the post the
+    timer loop delivers later carries the rating line too."""
+    h = harness
+    await asyncio.wait_for(h.bot.caught_up.wait(), 10)  # the start-up delivery is over
+    await started(h)
+    await play_turns(h.bot.service, await h.bot.service.status(here(h)), where=here(h))
+    h.fake.fail_when.extend([(lambda r: r.v2 and r.path.startswith("/channels/"), 403)] * 2)
+    assert not end_posts(await resign(h, BEN))
+    start = len(h.fake.requests)
+    assert await h.bot.deliver_pending(min_age=0.0) == 1
+    (post,) = end_posts(h.fake.since(start))
+    assert re.search(r"\n📊 Ratings \(duels\): rated\.\n(Ana|Ben) 0\.0 → ", post.content)
 
 
 # -- vacations, game by game ---------------------------------------------------------------
