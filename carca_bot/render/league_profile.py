@@ -63,6 +63,8 @@ class ProfileCard:
     sigma_multi: float | None = None
     # (name, wins, losses, draws) against each player met lately, latest first.
     recent_opponents: tuple[tuple[str, int, int, int], ...] = ()
+    # Games without real play (unrated for everyone), left out of `games` and `wins`.
+    aborted: int = 0
 
 
 def duration(seconds: float) -> str:
@@ -104,7 +106,10 @@ def _stats(card: ProfileCard) -> list[tuple[str, str, str]]:
         (_("2-player rating"), *_rating(card.rating2, card.provisional2, card.sigma2)),
         (_("Multiplayer rating"), *_rating(card.rating_multi, card.provisional_multi,
                                            card.sigma_multi)),
-        (_("Games"), str(card.games), ""),
+        # TRANSLATORS: under the number of games: games without real play, not rated.
+        (_("Games"), str(card.games), ngettext("{n} aborted game", "{n} aborted games",
+                                               card.aborted).format(n=card.aborted)
+         if card.aborted else ""),
         (_("Wins"), str(card.wins), share),
         (_("Average score"), "—" if card.average_score is None
          else f"{card.average_score:.1f}", ""),

@@ -351,5 +351,5 @@ class RatingReads(RatingsOps):
         return "rated" if all(s.weight == 1.0 for s in seats) else "reduced"
 
 
-__all__ = ["GameRating", "HeadToHead", "LeaderEntry", "LeaderPage", "Meeting", "Opponent",
-           "PoolRating", "Profile", "RatingPoint", "RatingReads", "SeatRating"]
+__all__ = ["MIN_OPPONENTS", "GameRating", "HeadToHead", "LeaderEntry", "LeaderPage", "Meeting",
+           "Opponent", "PoolRating", "Profile", "RatingPoint", "RatingReads", "SeatRating"]

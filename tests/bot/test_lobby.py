@@ -42,9 +42,10 @@ async def lobby(h: BotHarness, *players: tuple[int, str], **options: Any) -> str
 async def test_login_registers_the_command_group(harness: BotHarness) -> None:
     puts = [r for r in harness.fake.requests if r.method == "PUT"]
     assert len(puts) == 1 and puts[0].path == f"/applications/{APP_ID}/commands"
-    (carc, language, history, tiles, event, profile, leaderboard, ai, hint, takeback,
-     away, notify) = puts[0].json
-    assert notify["name"] == "carc-notify"
+    (carc, language, history, tiles, event, profile, leaderboard, versus, ai, hint, takeback,
+     away, notify, admin) = puts[0].json
+    assert (notify["name"], versus["name"], admin["name"]) == (
+        "carc-notify", "carc-versus", "carc-admin")
     assert language["name"] == "carc-language"
     assert (history["name"], tiles["name"]) == ("carc-history", "carc-tiles")
     assert (event["name"], profile["name"], leaderboard["name"]) == (

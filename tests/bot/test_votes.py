@@ -518,7 +518,7 @@ async def test_the_away_command(harness: BotHarness) -> None:
     assert_private_refusal(await h.command(ANA, "/carc-away", action="start", days=9),
                            "at most 7 days")
     (said,) = followups(await h.command(ANA, "/carc-away", action="start", days=2))
-    assert said.ephemeral and "paused in 1 game until <t:" in said.content
+    assert said.ephemeral and "game #1 (here): paused until <t:" in said.content
     view = await h.bot.service.status(place_of(h))
     assert next(s for s in view.seats if s.user_id == str(ANA[0])).on_vacation
     (said,) = followups(await h.command(ANA, "/carc-away"))

@@ -5,7 +5,8 @@ every command and registers every component.
 Where a verb lives: `/carc` (`tree.py`) holds the game of a channel: `lobby.py`,
 `turn.py`, `looking.py`, `dashboard.py`, `ending.py`. Commands of their own:
 `language.py` (/carc-language), `looking.py` (/carc-history, /carc-tiles), `events/`
-(/carc-event), `ratings.py` (/carc-profile, /carc-leaderboard), `ai.py` (/carc-ai,
+(/carc-event), `ratings.py` (/carc-profile, /carc-leaderboard), `versus.py`
+(/carc-versus), `admin.py` (/carc-admin: voiding rated results), `ai.py` (/carc-ai,
 /carc-hint), `votes.py` (/carc-takeback and the vote buttons), `away.py` (/carc-away),
 `notify.py` (/carc-notify). Autocomplete is in `suggest.py`.
 """
@@ -15,11 +16,11 @@ from __future__ import annotations
 # The modules define the commands in this order, and Discord lists them so.
 # isort: off
 from carca_bot.bot.commands import tree, lobby, turn, language, looking, dashboard, ending
-from carca_bot.bot.commands import events, ratings, ai, votes, away, notify
+from carca_bot.bot.commands import events, ratings, versus, ai, votes, away, notify, admin
 # isort: on
 from carca_bot.bot.commands.tree import AppCommand
 
 TOP_LEVEL: tuple[AppCommand, ...] = tuple(tree.TOP_LEVEL)
 
-__all__ = ["TOP_LEVEL", "AppCommand", "ai", "away", "dashboard", "ending", "events",
-           "language", "lobby", "looking", "notify", "ratings", "turn", "votes"]
+__all__ = ["TOP_LEVEL", "AppCommand", "admin", "ai", "away", "dashboard", "ending", "events",
+           "language", "lobby", "looking", "notify", "ratings", "turn", "versus", "votes"]

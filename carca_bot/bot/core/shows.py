@@ -18,6 +18,7 @@ from carca_bot.bot.components.rows import final_row
 from carca_bot.bot.core.act import Act
 from carca_bot.bot.core.reply import Reply, in_language, public
 from carca_bot.bot.core.send import final_post
+from carca_bot.bot.posts import endgame
 from carca_bot.bot.posts.channel import posted, refresh_card
 from carca_bot.bot.seam import Bot, Interaction
 from carca_bot.bot.words import text
@@ -36,9 +37,12 @@ async def public_move(bot: Bot, view: TurnView, actor: str | None) -> Reply:
     last = view.done_by(actor)
     tile = shown.tile if view.must == "place" and view.deciding is not None else None
     choices = shown.choices if view.must == "wagon" else None
+    finished = view.status == "finished" and shown.board is not None
+    rated = await endgame.rating_of(bot.service, view.game_id) if finished else None
     with public(view):
-        if view.status == "finished" and shown.board is not None:
+        if finished:
             reply = in_language(final_reply(view, shown, last))
+            reply.notes.extend(endgame.rating_lines(rated))  # the last post's rating line
         else:
             reply = in_language(Reply(text.public_update(view, actor, last, tile),
                                       public=True, view=view, choices=choices,

@@ -1,9 +1,11 @@
 """The pictures and files of a game's last post: the summary card (ranking, points by
-category, score chart), the animated replay, and the HTML replay.
+category, score chart), the animated replay, and the HTML replay; and what the game did
+to the ratings (`rating_of`, `rating_lines`).
 
-All three are CPU work, drawn in the bot's render threads. None may stop the post:
-a picture that fails or does not fit the upload limit is left out, logged, and the
-post says so.
+All three pictures are CPU work, drawn in the bot's render threads. None may stop the
+post: a picture that fails or does not fit the upload limit is left out, logged, and
+the post says so. Likewise the ratings: a game the service did not record (analysis,
+solo, AI seats) or whose result cannot be read gets no rating line.
 """
 
 from __future__ import annotations
@@ -17,12 +19,15 @@ from typing import TypeVar
 import discord
 
 from carca_bot.bot.core.pictures import Pictures
+from carca_bot.bot.words.safe import safe_name
 from carca_bot.engine.game import Game
 from carca_bot.i18n import Domain, speaking
 from carca_bot.render.replay import Replay, ReplayTooLarge, render_replay
 from carca_bot.render.summary import render_summary
 from carca_bot.replay_html import build_replay_html
+from carca_bot.service import GameRating, GameService, SeatRating, ServiceError
 from carca_bot.service.history import public_history, tally
+from carca_bot.words.fair import rating_status
 
 log = logging.getLogger("carca_bot.bot")
 _T = Domain("bot")
@@ -122,3 +127,44 @@ async def export_page(pictures: Pictures, game_id: int, game: Game, language: st
                             description=_("The whole game to step through in any web "
                                           "browser (download it and open it)")), ""
 
+
+
+# -- what the game did to the ratings ------------------------------------------------------
+
+
+async def rating_of(service: GameService, game_id: int) -> GameRating | None:
+    """How a finished game was rated (None: not recorded, or not readable just now; the
+    last post goes out without its rating line rather than not at all)."""
+    try:
+        return await service.rating_result(game_id)
+    except ServiceError:  # not recorded: analysis, solo, seats nobody owns
+        return None
+    except Exception:
+        log.warning("game=%s its rating result could not be read", game_id, exc_info=True)
+        return None
+
+
+def _seat_words(seat: SeatRating) -> str:
+    """'Ana 12.3 → 14.0 (+1.7)', with how much a repeat game counted when it was less."""
+    assert seat.before is not None and seat.after is not None
+    delta = seat.after - seat.before
+    change = f"{delta:+.1f}".replace("-", "−")
+    if 0 < seat.weight < 1:
+        # TRANSLATORS: a rating change that counted less (a repeat game); {share} is 50%.
+        change = _("{change}, counted at {share}").format(
+            change=change, share=f"{round(seat.weight * 100)}%")
+    return f"{safe_name(seat.name)} {seat.before:.1f} → {seat.after:.1f} ({change})"
+
+
+def rating_lines(result: GameRating | None) -> list[str]:
+    """The game's rating status, and each rated player's rating before and after, in the
+    language spoken; none for a game not recorded."""
+    if result is None:
+        return []
+    pool = _("duels") if result.pool.value == "duel" else _("multiplayer")
+    status = rating_status(result.status, result.min_moves)
+    lines = [_("📊 Ratings ({pool}): {status}.").format(pool=pool, status=status)]
+    moved = [s for s in result.seats if s.before is not None and s.after is not None]
+    if moved:
+        lines.append(" · ".join(_seat_words(s) for s in moved))
+    return lines

@@ -12,6 +12,7 @@ import logging
 import discord
 
 from carca_bot.bot.components.rows import final_row, row_for
+from carca_bot.bot.posts import endgame
 from carca_bot.bot.posts.channel import post
 from carca_bot.bot.seam import Bot
 from carca_bot.bot.words import text
@@ -111,11 +112,13 @@ class Outbox:
         view = catch.view
         files: list[discord.File] = []
         board = (await self.bot.service.public_view(view.game_id)).board
+        rated = await endgame.rating_of(self.bot.service, view.game_id)
         with speaking(game_language(view)) as language:
             if board is not None:
                 files.append(await self.bot.pictures.board_file(board, BOARD_BYTES,
                                                                  language))
-            content = text.catch_up(view, catch.lines, played(catch.played))
+            content = text.with_notes(text.catch_up(view, catch.lines, played(catch.played)),
+                                      endgame.rating_lines(rated))
             components = (final_row(view.game_id) if view.finished
                           else row_for(view, None, private=False))
         await post(self.bot, view.where, content, components, [], files)

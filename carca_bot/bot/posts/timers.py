@@ -94,6 +94,7 @@ async def _ended_by_timer(bot: Bot, report: TimerReport) -> None:
     post (the board, the summary and the replays), the change then posted."""
     view = report.view
     shown = await bot.service.public_view(view.game_id)
+    rated = await endgame.rating_of(bot.service, view.game_id)
     with speaking(game_language(view)) as language:
         last = "\n".join(line for line in (late_words(report), text.move_lines(view)) if line)
         content = f"{late_words(report)}\n{text.public_update(view)}"
@@ -104,7 +105,7 @@ async def _ended_by_timer(bot: Bot, report: TimerReport) -> None:
             more, notes = await endgame.end_of_game(bot.pictures, view.game_id, shown.board,
                                                     language, BOARD_BYTES - file_size(board))
             files.extend(more)
-            content = text.with_notes(content, notes)
+            content = text.with_notes(content, [*endgame.rating_lines(rated), *notes])
         components = final_row(view.game_id) if view.finished else row_for(
             view, None, private=False)
     try:

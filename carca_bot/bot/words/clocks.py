@@ -9,13 +9,13 @@ is refused with a sentence naming the option.
 from __future__ import annotations
 
 import functools
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from carca_bot.bot.words.refused import Refused
 from carca_bot.bot.words.safe import plain, safe_name
 from carca_bot.bot.words.text import duration
 from carca_bot.i18n import N_, Domain
 from carca_bot.service import ClockRules, TurnView
+from carca_bot.service.zones import zone_names, zone_problem
 
 _T = Domain("bot")
 _ = _T.gettext
@@ -23,7 +23,6 @@ _ = _T.gettext
 HOUR = 3600
 MAX_BANK_HOURS = 720  # 30 days: a bank longer than that is a game nobody plays
 MAX_CAP_HOURS = 2160  # 90 days
-TIME_ZONE_LIMIT = 64  # characters: the longest IANA name is about 30
 CUSTOM_CAP_BANKS = 3  # a custom clock without a cap may save up three banks
 
 TIMEOUT_WORDS = {
@@ -40,8 +39,10 @@ COMMON_ZONES = ("UTC", "Europe/Madrid", "Europe/London", "Europe/Berlin", "Ameri
 
 @functools.cache
 def _zones() -> tuple[str, ...]:
-    """Every IANA zone this machine knows (read once: it lists files)."""
-    return tuple(sorted(available_timezones()))
+    """Every zone a clock may use, sorted: the tz database's own list (the service's
+    `zones.zone_names`), so neither `localtime` (the host's zone), `posixrules`,
+    `Factory` nor the `posix/` and `right/` copies are ever offered."""
+    return tuple(sorted(zone_names()))
 
 
 def time_zones(current: str, limit: int = 25) -> list[str]:
@@ -55,16 +56,19 @@ def time_zones(current: str, limit: int = 25) -> list[str]:
 
 
 def time_zone(name: str) -> str:
-    """An IANA zone name as given, if it is one; else a refusal naming the option."""
+    """A zone name as given, if clocks may use it (the service's `zones.zone_problem`:
+    the tz database's names only); else a refusal naming the option, the name echoed
+    clipped."""
     name = name.strip()
-    try:
-        if len(name) > TIME_ZONE_LIMIT or not name:
-            raise ValueError(name)
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    problem = zone_problem(name) if name else "unknown_time_zone"
+    if problem == "time_zone_too_long":
+        raise Refused(_("that time zone name is too long ({n} characters): pick one from "
+                        "the list, e.g. Europe/Madrid or America/Mexico_City (the time_zone "
+                        "option)").format(n=len(name)))
+    if problem is not None:
         raise Refused(_("{zone} is not a time zone I know: pick one from the list, e.g. "
                         "Europe/Madrid or America/Mexico_City (the time_zone option)").format(
-            zone=f"'{plain(name, 40)}'")) from None
+            zone=f"'{plain(name, 40)}'"))
     return name
 
 
