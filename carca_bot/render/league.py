@@ -56,6 +56,11 @@ class LeaderRow:
 TIEBREAK_HEADINGS: Mapping[str, tuple[str, str]] = {
     "wins": (N_("W"), N_("W: games won")),
     "buchholz": (N_("BH"), N_("BH: Buchholz (the opponents' wins)")),
+    "buchholz_cut1": (N_("BH-1"), N_("BH-1: Buchholz less the weakest opponent")),
+    "median": (N_("Med"), N_("Med: median Buchholz (less the weakest and the strongest "
+                            "opponent)")),
+    "sonneborn_berger": (N_("SB"), N_("SB: Sonneborn-Berger (each opponent's wins times "
+                                      "your result against them)")),
     "difference": (N_("Diff"), N_("Diff: point difference")),
     "scored": (N_("Scored"), N_("Scored: points scored")),
     "head_to_head": (N_("H2H"), N_("H2H: head-to-head")),

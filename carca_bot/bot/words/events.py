@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from carca_bot.bot.words.safe import plain, safe_name
-from carca_bot.i18n import Domain
+from carca_bot.i18n import N_, Domain
 from carca_bot.service import EventInfo, Pairing, Standing
 
 _T = Domain("bot")
@@ -26,8 +26,38 @@ def status_words(status: str) -> str:
 
 def format_words(kind: str) -> str:
     words = {"swiss": _("Swiss"), "round_robin": _("round robin"), "knockout": _("knockout"),
-             "tables": _("multiplayer tables")}
+             "tables": _("multiplayer tables"),
+             "double_elimination": _("double elimination")}
     return words.get(kind, kind)
+
+
+# The tie-break menu (`carca_bot.league.Tiebreak` values), as organisers read it.
+TIEBREAK_NAMES = {
+    "wins": N_("wins"),
+    "buchholz": N_("Buchholz"),
+    "buchholz_cut1": N_("Buchholz cut-1"),
+    "median": N_("median Buchholz"),
+    "sonneborn_berger": N_("Sonneborn-Berger"),
+    "difference": N_("point difference"),
+    "scored": N_("points scored"),
+    "head_to_head": N_("head-to-head"),
+    "placing": N_("placing points"),
+}
+
+
+def tiebreak_name(key: str) -> str:
+    """'buchholz_cut1' -> 'Buchholz cut-1' (in the language spoken)."""
+    return _(TIEBREAK_NAMES[key]) if key in TIEBREAK_NAMES else key
+
+
+def chain_words(chain: Sequence[str]) -> str:
+    """'wins, then Buchholz, then point difference'."""
+    said = ""
+    for key in chain:
+        # TRANSLATORS: tie-breaks in the order they apply: "wins, then Buchholz".
+        said = _("{earlier}, then {later}").format(earlier=said, later=tiebreak_name(
+            key)) if said else tiebreak_name(key)
+    return said
 
 
 def event_line(info: EventInfo) -> str:
