@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from carca_bot.bot.words import text
-from carca_bot.bot.words.events import format_words
 from carca_bot.bot.words.safe import safe_name
 from carca_bot.i18n import N_, Domain
 from carca_bot.render.league import number
@@ -49,7 +48,7 @@ def match_line(view: PairingsView, match: PairedMatch) -> str:
     seats = [safe_name(u.name) + (f" ({number(points[k])})" if k < len(points) else "")
              for k, u in enumerate(match.players)]
     head = f"**{match.match_id}** " + " – ".join(seats)
-    if match.decided:
+    if match.decided and len(match.players) > 1:  # a bye is decided from the start
         head += " ✓"
     if why is None:
         return head + ": " + _("paired before reasons were kept")
@@ -88,8 +87,8 @@ def round_summary(view: PairingsView) -> str:
 def pairings_text(view: PairingsView, event: str) -> str:
     """The whole answer: a heading, the counts, then one line per match (whole lines
     only, as many as fit; the number left out is said)."""
-    head = [_("{event}, round {round} ({format}): why each match was made.").format(
-        event=event, round=view.round, format=format_words(view.format))]
+    head = [_("{event}: why each match of round {round} was made.").format(
+        event=event, round=view.round)]
     summary = round_summary(view)
     if summary:
         head.append(summary)
