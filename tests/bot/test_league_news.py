@@ -13,6 +13,9 @@ from typing import Any
 import pytest
 
 from carca_bot.bot.posts import events
+from carca_bot.i18n import speaking
+from carca_bot.i18n.pseudo import untranslated
+from carca_bot.league import LateGame
 from carca_bot.service import EventNotice, User, Where
 from carca_bot.service.clocks import HOUR
 from tests.bot.conftest import ANA, BEN, BotHarness
@@ -27,7 +30,7 @@ from tests.bot.test_league_commands import (
     event_command,
     replies,
 )
-from tests.bot.test_league_events import create, organiser_role
+from tests.bot.test_league_events import ADMIN, create, organiser_role
 from tests.league.test_clock_events import anas_turn
 from tests.service.helpers import Clock
 from tests.service.test_clock_games import TEN_HOURS
@@ -211,3 +214,39 @@ async def test_a_clock_reminder_names_the_games_folded_into_it(harness: BotHarne
         f"\nAlso waiting for you: game #{second.game_id} in <#{there.channel}>, runs out "
         f"<t:{int(t0 + 11 * HOUR)}:R>.")
     assert_pings_only([ping], [ANA[0]])
+
+
+async def test_the_new_posts_and_answers_are_all_translated(
+        harness: BotHarness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pseudo-language: every news post, the digest, pairings and a league's
+    overview come out marked; only data is left."""
+    h = harness
+    monkeypatch.setattr(events, "event_language", lambda info: "qps")
+    await duel(h, forfeit_at_deadline=True)
+    info = await h.bot.service.event_info(1)
+    assert info.event.current is not None
+    late = info.event.current.matches[0].seats[0]
+    said = [r.content for r in replies(await h.send(event_command(
+        h, BEN, "pairings", event=1, _locale="qps")))]
+    notices = await h.bot.service.check_events(info.event.current.deadline + 2 * 86400)
+    posts = await announced(h, notices)
+    other = next(p for p in (str(ANA[0]), str(BEN[0])) if p != late)
+    await h.bot.service.override_result(1, ADMIN, "r1-1", [[(late, 90), (other, 40)]],
+                                        "sheet")
+    (amended,) = await h.bot.service.check_events()
+    digest = dataclasses.replace(amended, kind="late_digest", ping_roles=(ORG_ROLE,),
+                                 ping_users=(str(ORG[0]),), games=(LateGame(
+                                     "r1-1", 1, (str(ANA[0]), str(BEN[0])), 0.0, 86400.0),))
+    made = [amended, digest,
+            dataclasses.replace(amended, kind="timeout_forfeit",
+                                news={"match": "r1-1", "player": late, "timeouts": 3}),
+            dataclasses.replace(amended, kind="timeout_expelled",
+                                news={"player": late, "timeouts": 3})]
+    posts += await announced(h, made)
+    said += [p.content for p in posts]
+    assert len(said) == 7
+    allowed = frozenset({"Autumn", "cup", "Ana", "Ben", "Olga", "r1", "sheet", "CSV"})
+    with speaking("qps"):
+        for text in said:
+            body = text.split("```")[0]
+            assert untranslated(body, allowed=allowed) == [], text

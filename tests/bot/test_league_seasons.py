@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from carca_bot.i18n import speaking
+from carca_bot.i18n.pseudo import untranslated
 from carca_bot.league import final_order
 from tests.bot.conftest import ANA, BEN, CY, BotHarness
 from tests.bot.outgoing import assert_pings_only
@@ -157,3 +159,17 @@ async def test_league_names_are_offered_and_spoken_in_spanish(harness: BotHarnes
     said = await ask(h, "season", user=ANA, league="Premier", _locale="es-ES")
     assert said.content.startswith("**Premier**, temporada 1:\nDivisión 1: #2 **Premier**")
     assert "La clasificación completa de cada división" in said.content
+    said = await ask(h, "next", league="Premier", leaving="Dee", _locale="es-ES")
+    assert said.content.startswith("Salen: nombra a los jugadores mencionándolos")
+
+
+async def test_league_answers_are_all_translated(harness: BotHarness) -> None:
+    h = harness
+    await a_league(h)
+    said = [(await ask(h, sub, _locale="qps", **options)).content for sub, options in (
+        ("start", {"league": "Premier"}), ("pair", {"league": "Premier"}),
+        ("season", {"league": "Premier"}), ("next", {"league": "Premier", "leaving": "x"}))]
+    allowed = frozenset({"Premier", "Ana", "Ben", "Cy", "Dee", "Eve", "Fay"})
+    with speaking("qps"):
+        for text in said:
+            assert untranslated(text, allowed=allowed) == [], text

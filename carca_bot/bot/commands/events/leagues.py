@@ -35,6 +35,7 @@ from carca_bot.words import say
 
 _T = Domain("bot")
 _ = _T.gettext
+pgettext = _T.pgettext
 
 leagues = top_level(app_commands.Group(name="carc-league", description="Leagues: divisions "
                                                                        "over seasons",
@@ -160,7 +161,9 @@ async def next_command(interaction: Interaction, league: LeagueName,
 
 async def next_season(act: Act, league: str, moves: int, leaving: str | None,
                       joining: str | None) -> Reply:
-    gone, new = named_players(leaving, "leaving"), named_players(joining, "joining")
+    # The options' names as the user's Discord shows them (`translator.py`'s catalogue).
+    gone = named_players(leaving, pgettext("option name", "leaving"))
+    new = named_players(joining, pgettext("option name", "joining"))
     before = await act.service.season_overview(act.here.guild, league)
     members = {e.player for d in before.divisions for e in d.event.event.entrants}
     stranger = next((p for p in gone if p not in members), None)
