@@ -195,6 +195,8 @@ async def test_the_text_table_shows_the_events_own_tie_breaks(
                         lambda *a, **k: render_standings(*a, **k)._replace(
                             data=b"\x89PNG" + bytes(120 * 1024 * 1024)))
     (said,) = followups(await h.send(event_command(h, ANA, "standings", event=1)))
+    header = said.files[0].data.decode().split("\r\n")[0].split(",")
+    assert header[-4:] == ["sonneborn_berger", "median", "scored", "withdrawn"]  # the CSV
     table = said.content.split("```")[1].strip("\n").split("\n")
     assert table[0] == "Pl.  Player               Wins     SB    Med  Games"
     assert len(table) == 5 and all(len(line) == len(table[0]) for line in table)

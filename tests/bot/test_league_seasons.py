@@ -166,9 +166,11 @@ async def test_league_names_are_offered_and_spoken_in_spanish(harness: BotHarnes
 async def test_league_answers_are_all_translated(harness: BotHarness) -> None:
     h = harness
     await a_league(h)
-    said = [(await ask(h, sub, _locale="qps", **options)).content for sub, options in (
+    asked: list[tuple[str, dict[str, Any]]] = [
         ("start", {"league": "Premier"}), ("pair", {"league": "Premier"}),
-        ("season", {"league": "Premier"}), ("next", {"league": "Premier", "leaving": "x"}))]
+        ("season", {"league": "Premier"}), ("next", {"league": "Premier", "leaving": "x"})]
+    said = [(await ask(h, sub, ORG, _locale="qps", **options)).content
+            for sub, options in asked]
     allowed = frozenset({"Premier", "Ana", "Ben", "Cy", "Dee", "Eve", "Fay"})
     with speaking("qps"):
         for text in said:
