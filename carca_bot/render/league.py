@@ -112,6 +112,13 @@ def standing_columns(tiebreaks: Sequence[str]) -> tuple[list[Column], list[str]]
     return columns, legend
 
 
+def tiebreak_headings(keys: Sequence[str]) -> list[str]:
+    """The short headings of these tie-breaks, as the picture heads its columns, in the
+    language spoken (the bot's text table uses them too)."""
+    columns, _legend = standing_columns(keys)
+    return [c.heading for c in columns[len(columns) - len(keys):]]
+
+
 def _page_note(page: int, pages: int) -> str:
     return _("Page {page} of {pages}").format(page=page, pages=pages) if pages > 1 else ""
 

@@ -8,14 +8,13 @@ from collections.abc import Sequence
 
 from carca_bot.bot.words.safe import plain, safe_name
 from carca_bot.i18n import N_, Domain
-from carca_bot.render.league import TIEBREAK_HEADINGS, number
+from carca_bot.render.league import number, tiebreak_headings
 from carca_bot.service import EventInfo, Pairing, Standing
 
 _T = Domain("bot")
 _ = _T.gettext
 ngettext = _T.ngettext
 pgettext = _T.pgettext
-_render = Domain("render").gettext  # the picture's short headings, shared
 
 TABLE_ROWS = 40  # standings lines in a message; the CSV holds them all
 NAME_WIDTH = 18
@@ -102,8 +101,7 @@ def standings_table(info: EventInfo, rows: Sequence[Standing],
     shown = list(chain)[:TABLE_TIEBREAKS]
     heads = [pgettext("standings table", "Pts") if tables
              else pgettext("standings table", "Wins"),
-             *(_render(TIEBREAK_HEADINGS[k][0]) if k in TIEBREAK_HEADINGS else k[:5]
-               for k in shown), pgettext("standings table", "Games")]
+             *tiebreak_headings(shown), pgettext("standings table", "Games")]
     # TRANSLATORS: short headings of the standings' text table: place, player.
     place, player = pgettext("standings table", "Pl."), pgettext("standings table", "Player")
     lines = [f"{place[:4]:<4} {player[:NAME_WIDTH]:<{NAME_WIDTH}}"
