@@ -6,7 +6,7 @@ Where things live (each folder's modules say more):
   A verb's button and menu twins run the same handler (`core.verbs`). `/carc`'s
   subcommands are in `lobby.py`, `turn.py`, `looking.py`, `dashboard.py` and
   `ending.py`; the commands of their own in the other modules (`events/` is
-  `/carc-event`); autocomplete in `suggest.py`.
+  `/carc-event` and `/carc-league`); autocomplete in `suggest.py`.
 - `components/`: buttons and menus: their custom ids, one template per kind, read back
   after a restart (`ids.py`); which a message carries (`rows.py`); the menus' choices
   (`menus.py`); the game card's layout (`card.py`).
@@ -18,7 +18,7 @@ Where things live (each folder's modules say more):
 - `posts/`: what the bot posts of its own: the card (`cards.py`), one ping per turn
   (`pings.py`), the end of a game (`endgame.py`), owed posts (`outbox.py`), the
   timers' notices (`timers.py`), votes (`votes.py`), events (`events.py`,
-  `standings.py`), and the channel bookkeeping (`channel.py`).
+  `events_news.py`, `standings.py`), and the channel bookkeeping (`channel.py`).
 - `words/`: the bot's words: messages (`text.py`), names of game things (`names.py`),
   clocks, rules, reading what players type (`parse.py`), making user text safe
   (`safe.py`), who hears which language (`languages.py`).

@@ -260,6 +260,11 @@ class FakeDiscord:
                 edited["id"] = str(message_id)
                 self.messages[message_id] = edited
                 return edited
+        if parts[0] == "guilds" and len(parts) == 4 and parts[2] == "members" and \
+                req.method == "GET":  # a member of the server, by id
+            return {"user": user_payload(int(parts[3]), f"user{parts[3][-2:]}"), "roles": [],
+                    "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0,
+                    "nick": None, "avatar": None}
         if req.path == "/users/@me":
             return user_payload(BOT_ID, "CarcaBot")
         if req.path == "/oauth2/applications/@me":

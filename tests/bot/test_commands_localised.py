@@ -46,10 +46,10 @@ def names_at_each_level(items: list[dict[str, Any]], locale: str) -> list[list[s
 async def test_every_name_description_and_choice_is_spanish(harness: BotHarness) -> None:
     sent = await payload(harness)
     assert [c["name"] for c in sent] == ["carc", "carc-language", "carc-history", "carc-tiles",
-                                          "carc-event", "carc-profile", "carc-leaderboard",
-                                          "carc-versus", "carc-ai", "carc-hint",
-                                          "carc-takeback", "carc-away", "carc-notify",
-                                          "carc-admin"]
+                                          "carc-event", "carc-league", "carc-profile",
+                                          "carc-leaderboard", "carc-versus", "carc-ai",
+                                          "carc-hint", "carc-takeback", "carc-away",
+                                          "carc-notify", "carc-admin"]
     assert len(sent[0]["options"]) == 25  # Discord's most: new commands go beside `/carc`
     for item in walk(sent):
         for locale in SPANISH:

@@ -180,6 +180,37 @@ async def test_standings_as_text_when_the_pictures_do_not_fit(harness: BotHarnes
     assert [f.filename for f in said.files] == ["standings-1.csv"]
 
 
+async def test_the_text_table_shows_the_events_own_tie_breaks(
+        harness: BotHarness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The text table (when no picture can go) heads its columns with the event's chosen
+    tie-breaks, as the picture does, not a fixed Buchholz column."""
+    h = harness
+    await make_event(h, [(300000000000000000 + i, f"Q{i}") for i in range(4)],
+                     tiebreaks=("sonneborn_berger", "median", "scored"))
+    await play_round(h)
+    await h.bot.service.check_events()
+    await h.bot.service.pair_next_round(1, ADMIN)
+    await play_round(h)
+    monkeypatch.setattr(pictures, "render_standings",
+                        lambda *a, **k: render_standings(*a, **k)._replace(
+                            data=b"\x89PNG" + bytes(120 * 1024 * 1024)))
+    (said,) = followups(await h.send(event_command(h, ANA, "standings", event=1)))
+    header = said.files[0].data.decode().split("\r\n")[0].split(",")
+    assert header[-4:] == ["sonneborn_berger", "median", "scored", "withdrawn"]  # the CSV
+    table = said.content.split("```")[1].strip("\n").split("\n")
+    assert table[0] == "Pl.  Player               Wins     SB    Med  Games"
+    assert len(table) == 5 and all(len(line) == len(table[0]) for line in table)
+    info = await h.bot.service.event_info(1)
+    first = info.event.standings()[0]
+    assert first.sonneborn_berger > 0
+    assert table[1].split()[-4:] == [f"{first.wins:g}", f"{first.sonneborn_berger:g}",
+                                     f"{first.median:g}", str(first.played)]
+    (spanish,) = followups(await h.send(event_command(h, ANA, "standings", event=1,
+                                                      _locale="es-ES")))
+    assert spanish.content.split("```")[1].strip("\n").startswith(
+        "Pos. Jugador             Vict.     SB    Med     PJ\n")
+
+
 async def test_table_standings_count_placing_points(harness: BotHarness) -> None:
     """At multiplayer tables the points are placing points (5-3-2-1) and the columns after
     them are the chain's rest: points scored (wins have their own columns)."""

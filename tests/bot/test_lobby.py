@@ -42,14 +42,14 @@ async def lobby(h: BotHarness, *players: tuple[int, str], **options: Any) -> str
 async def test_login_registers_the_command_group(harness: BotHarness) -> None:
     puts = [r for r in harness.fake.requests if r.method == "PUT"]
     assert len(puts) == 1 and puts[0].path == f"/applications/{APP_ID}/commands"
-    (carc, language, history, tiles, event, profile, leaderboard, versus, ai, hint, takeback,
-     away, notify, admin) = puts[0].json
+    (carc, language, history, tiles, event, league, profile, leaderboard, versus, ai, hint,
+     takeback, away, notify, admin) = puts[0].json
     assert (notify["name"], versus["name"], admin["name"]) == (
         "carc-notify", "carc-versus", "carc-admin")
     assert language["name"] == "carc-language"
     assert (history["name"], tiles["name"]) == ("carc-history", "carc-tiles")
-    assert (event["name"], profile["name"], leaderboard["name"]) == (
-        "carc-event", "carc-profile", "carc-leaderboard")
+    assert (event["name"], league["name"], profile["name"], leaderboard["name"]) == (
+        "carc-event", "carc-league", "carc-profile", "carc-leaderboard")
     assert (ai["name"], hint["name"]) == ("carc-ai", "carc-hint")
     assert (takeback["name"], away["name"]) == ("carc-takeback", "carc-away")
     names = {o["name"] for o in carc["options"]}

@@ -5,7 +5,7 @@ every command and registers every component.
 Where a verb lives: `/carc` (`tree.py`) holds the game of a channel: `lobby.py`,
 `turn.py`, `looking.py`, `dashboard.py`, `ending.py`. Commands of their own:
 `language.py` (/carc-language), `looking.py` (/carc-history, /carc-tiles), `events/`
-(/carc-event), `ratings.py` (/carc-profile, /carc-leaderboard), `versus.py`
+(/carc-event, /carc-league), `ratings.py` (/carc-profile, /carc-leaderboard), `versus.py`
 (/carc-versus), `admin.py` (/carc-admin: voiding rated results), `ai.py` (/carc-ai,
 /carc-hint), `votes.py` (/carc-takeback and the vote buttons), `away.py` (/carc-away),
 `notify.py` (/carc-notify). Autocomplete is in `suggest.py`.

@@ -1,16 +1,18 @@
 """What events post: a thread and a game for each pairing (its first message pinging its
-players), and what the events' timers found (rounds over, reminders, the organisers'
-digest, games still to open). The client's timer loop calls `event_timers`."""
+players), and what the events' timers found (rounds over, reminders, games still to
+open; the organisers' digest and the events' news are in `events_news.py`). The
+client's timer loop calls `event_timers`."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Final
 
 import discord
 
 from carca_bot.bot.components.rows import row_for
+from carca_bot.bot.posts import events_news as news
 from carca_bot.bot.posts.channel import post
 from carca_bot.bot.posts.standings import BOARD_BYTES, standings_reply
 from carca_bot.bot.seam import Bot
@@ -65,7 +67,7 @@ async def first_post(bot: Bot, info: EventInfo, pairing: Pairing, view: TurnView
     with speaking(game_language(view)) as language:
         head = _("**{event}**, round {round}: {players}. Good luck!").format(
             event=safe_name(info.title, 80), round=pairing.round,
-            players=", ".join(f"<@{u.id}>" for u in pairing.players))
+            players=", ".join(text.mention(u.id, u.name) for u in pairing.players))
         content = f"{head}\n\n{text.status_text(view)}"
         files = []
         if board is not None:
@@ -97,20 +99,22 @@ def event_language(info: EventInfo) -> str:
 
 
 async def announce(bot: Bot, notice: EventNotice) -> None:
+    """Post one notice of the events' timers in the event's channel, in its language."""
+    said = ANNOUNCE.get(notice.kind)
+    if said is None:
+        log.warning("event %s: notice %s has no words", notice.event.id, notice.kind)
+        return
+    with speaking(event_language(notice.event)):
+        await said(bot, notice)
+
+
+async def _open_games(bot: Bot, notice: EventNotice) -> None:
     info = notice.event
-    with speaking(event_language(info)):
-        if notice.kind in ("round_over", "finished"):
-            await _standings(bot, notice)
-        elif notice.kind == "reminder":
-            await _still_to_play(bot, notice)
-        elif notice.kind == "late_digest":
-            await _late_digest(bot, notice)
-        elif notice.kind == "open_games":
-            lines = await open_games(bot, info, notice.pairings, info.channel)
-            head = _("**{title}**: games opened.").format(title=safe_name(info.title, 80))
-            await post(bot, Where(info.guild, info.channel),
-                       text.clip("\n".join([head, *(f"• {x}" for x in lines)])),
-                       pings=[u.id for p in notice.pairings for u in p.players])
+    lines = await open_games(bot, info, notice.pairings, info.channel)
+    head = _("**{title}**: games opened.").format(title=safe_name(info.title, 80))
+    await post(bot, Where(info.guild, info.channel),
+               text.clip("\n".join([head, *(f"• {x}" for x in lines)])),
+               pings=[u.id for p in notice.pairings for u in p.players])
 
 
 async def _standings(bot: Bot, notice: EventNotice) -> None:
@@ -128,19 +132,14 @@ async def _still_to_play(bot: Bot, notice: EventNotice) -> None:
     info = notice.event
     lines = [_("**{title}**: the round ends {when}. Still to play:").format(
         title=safe_name(info.title, 80), when=f"<t:{int(notice.games[0].deadline)}:R>")]
-    lines += [f"• {g.match_id}: " + ", ".join(f"<@{p}>" for p in g.players)
+    lines += [f"• {g.match_id}: " + ", ".join(news.named(info, p) for p in g.players)
               for g in notice.games]
     await post(bot, Where(info.guild, info.channel), text.clip("\n".join(lines)),
                pings=[p for g in notice.games for p in g.players])
 
 
-async def _late_digest(bot: Bot, notice: EventNotice) -> None:
-    info = notice.event
-    names = {e.player: e.name for e in info.event.entrants}
-    lines = [_("<@{organiser}>, late games in **{title}**:").format(
-        organiser=info.created_by, title=safe_name(info.title, 80))]
-    lines += [_("• {match}: {players}, {days} days late").format(
-        match=g.match_id, players=", ".join(safe_name(names.get(p, p)) for p in g.players),
-        days=round(g.overdue / 86400, 1)) for g in notice.games]
-    await post(bot, Where(info.guild, info.channel), text.clip("\n".join(lines)),
-               pings=[info.created_by])
+ANNOUNCE: dict[str, Callable[[Bot, EventNotice], Awaitable[None]]] = {
+    "round_over": _standings, "finished": _standings, "reminder": _still_to_play,
+    "open_games": _open_games, "late_digest": news.late_digest, "amended": news.amended,
+    "deadline_forfeit": news.deadline_forfeit, "timeout_forfeit": news.timeout_forfeit,
+    "timeout_expelled": news.timeout_expelled}

@@ -141,8 +141,8 @@ async def standings_reply(pictures: Pictures, info: EventInfo, csv_text: str, he
                                      round_no, info.status == "finished" if final is None
                                      else final)
     if drawn is None:
-        return Reply(text.clip(f"{heading}\n{standings_table(info, rows)}"), public=True,
-                     file=data)
+        table = standings_table(info, rows, picture_chain(info))
+        return Reply(text.clip(f"{heading}\n{table}"), public=True, file=data)
     shown = min(len(rows), PICTURE_PAGES * PER_PAGE)
     line = (ngettext("The standings are in the picture; the CSV file has every row.",
                      "The standings are in the {n} pictures; the CSV file has every row.",

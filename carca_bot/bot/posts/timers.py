@@ -18,7 +18,7 @@ from carca_bot.bot.words import text
 from carca_bot.bot.words.languages import game_language
 from carca_bot.bot.words.safe import safe_name
 from carca_bot.i18n import Domain, speaking
-from carca_bot.service import TimerReport
+from carca_bot.service import Note, TimerReport
 
 log = logging.getLogger("carca_bot.bot")
 _T = Domain("bot")
@@ -124,7 +124,22 @@ def _reminder(report: TimerReport) -> str:
     content = _("⏰ {who}, the game is waiting for you: {doing}.").format(
         who=who, doing=text.must_words(view))
     timer = text.timer_words(view)
-    return content + (f" {timer}" if timer else "")
+    also = also_waiting(report)
+    return content + (f" {timer}" if timer else "") + (f"\n{also}" if also else "")
+
+
+def also_waiting(report: TimerReport) -> str:
+    """A clock reminder's other games folded into it (the service's `also`: at most one
+    message a day per player): 'Also waiting for you: game #12 in #channel, runs out
+    in 3 hours; …'. Empty when there are none."""
+    items = [item for told in report.view.events
+             if isinstance(told, Note) and told.code == "clock_reminder"
+             for item in told.params.get("also") or ()]
+    said = [_("game #{game} in {channel}, runs out {when}").format(
+        game=int(item["game"]), channel=f"<#{int(item['channel'])}>",
+        when=f"<t:{int(item['deadline'])}:R>") for item in items
+        if str(item.get("channel", "")).isdigit() and item.get("deadline") is not None]
+    return _("Also waiting for you: {games}.").format(games="; ".join(said)) if said else ""
 
 
 async def lobby_expired(bot: Bot, report: TimerReport) -> None:

@@ -1,7 +1,18 @@
-"""`/carc-event`: tournaments and leagues on Discord (the group is in `group.py`; each
-module beside it adds its subcommands when imported)."""
+"""`/carc-event`: tournaments on Discord (the group is in `group.py`; each module beside it
+adds its subcommands when imported), and `/carc-league`, leagues of divisions over
+seasons (`leagues.py`)."""
 
-from carca_bot.bot.commands.events import entries, rounds, rulings, settings, standings
+from carca_bot.bot.commands.events import (
+    creating,
+    entries,
+    leagues,
+    pairings,
+    rounds,
+    rulings,
+    settings,
+    standings,
+)
 from carca_bot.bot.commands.events.group import events
 
-__all__ = ["entries", "events", "rounds", "rulings", "settings", "standings"]
+__all__ = ["creating", "entries", "events", "leagues", "pairings", "rounds", "rulings", "settings",
+           "standings"]

@@ -1,8 +1,6 @@
-"""Creating an event, listing this server's, signing up and withdrawing."""
+"""Listing this server's events, signing up and withdrawing (creating one: `creating.py`)."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import discord
 from discord import app_commands
@@ -12,80 +10,13 @@ from carca_bot.bot.core.act import Act
 from carca_bot.bot.core.reply import Reply
 from carca_bot.bot.core.run import run
 from carca_bot.bot.seam import Interaction
-from carca_bot.bot.words import parse, text
+from carca_bot.bot.words import text
 from carca_bot.bot.words.events import event_line
-from carca_bot.bot.words.languages import new_game_language
 from carca_bot.bot.words.safe import safe_name
-from carca_bot.i18n import NAMES, Domain
-from carca_bot.service import GameOptions, event_config
-from carca_bot.service.model import clock_rules
+from carca_bot.i18n import Domain
 
 _T = Domain("bot")
 _ = _T.gettext
-
-Choice = app_commands.Choice
-FORMATS = [Choice(name="Swiss", value="swiss"), Choice(name="Round robin", value="round_robin"),
-           Choice(name="Knockout", value="knockout"),
-           Choice(name="Multiplayer tables", value="tables")]
-CLOCKS = [Choice(name="Fast clock", value="fast"), Choice(name="Normal clock", value="normal"),
-          Choice(name="Slow clock", value="slow")]
-LANGUAGES = [Choice(name=NAMES["en"], value="en"), Choice(name=NAMES["es"], value="es")]
-
-
-@events.command(name="create", description="Create an event (organisers)")
-@app_commands.rename(kind="format")
-@app_commands.describe(
-    name="The event's name", kind="How players are paired",
-    rounds="Rounds (Swiss: 5, tables: 3 by default)",
-    best_of="Games per knockout match (odd)", groups="Round-robin groups",
-    table_size="Players per table", days="Days to play each round",
-    expansions="Comma-separated: river, abbot, abbey_mayor, king_robber, cult, tunnel, or all",
-    clock="A time bank per player instead of no limit", unrated="Games change no rating",
-    language="The language of the event's games (by default the server's)")
-@app_commands.choices(kind=FORMATS, clock=CLOCKS, language=LANGUAGES)
-async def create_command(interaction: Interaction, name: app_commands.Range[str, 1, 80],
-                         kind: str, rounds: app_commands.Range[int, 0, 99] = 0,
-                         best_of: app_commands.Range[int, 1, 9] = 1,
-                         groups: app_commands.Range[int, 1, 26] = 1,
-                         table_size: app_commands.Range[int, 3, 6] = 4,
-                         days: app_commands.Range[int, 1, 60] = 7,
-                         expansions: app_commands.Range[str, 0, 200] | None = None,
-                         clock: str | None = None, unrated: bool = False,
-                         language: str | None = None) -> None:
-    asked = EventAsked(name, kind, rounds, best_of, groups, table_size, days, expansions,
-                       clock, unrated, language)
-    await run(interaction, "event-create", lambda act: create(act, asked), public=True)
-
-
-@dataclass(frozen=True)
-class EventAsked:
-    """`/carc-event create`'s options as given."""
-
-    name: str
-    kind: str
-    rounds: int
-    best_of: int
-    groups: int
-    table_size: int
-    days: int
-    expansions: str | None
-    clock: str | None
-    unrated: bool
-    language: str | None
-
-
-async def create(act: Act, asked: EventAsked) -> Reply:
-    config = event_config(asked.kind, rounds=asked.rounds, best_of=asked.best_of,
-                          groups=asked.groups, table_size=asked.table_size,
-                          round_days=asked.days)
-    options = GameOptions(expansions=parse.expansions(asked.expansions),
-                          clock=None if asked.clock is None else clock_rules(asked.clock),
-                          unrated=asked.unrated, language=new_game_language(
-                              act.interaction, asked.language, act.prefs))
-    info = await act.service.create_event(act.here, actor(act), asked.name, config, options)
-    return Reply(_("Event created: {event}\nPlayers sign up with "
-                   "`/carc-event signup event:{id}`.").format(
-        event=event_line(info), id=info.id), public=True)
 
 
 @events.command(name="list", description="The events on this server")

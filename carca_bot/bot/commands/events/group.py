@@ -2,9 +2,11 @@
 share: who acts (as the service's permission checks see them) and the event named.
 
 The service runs the event (`carca_bot.service.league_ops`); the commands are split by
-what they do: `entries.py` (create, list, sign up, withdraw), `rounds.py` (start and
-pair, which open each pairing's game in a thread), `rulings.py` (an organiser's result,
-forfeit and appeal), `standings.py` and `settings.py` (the organiser role)."""
+what they do: `creating.py` (create), `entries.py` (list, sign up, withdraw),
+`rounds.py` (start and pair, which open each pairing's game in a thread), `pairings.py`
+(why each match of a round was made), `rulings.py` (an organiser's result, forfeit and
+appeal), `standings.py` and `settings.py` (the organiser role). Leagues (divisions over
+seasons) are `/carc-league`, in `leagues.py`."""
 
 from __future__ import annotations
 

@@ -3,6 +3,8 @@ under the channel the command was used in (`posts.events.open_games`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from discord import app_commands
 
 from carca_bot.bot.commands.events.group import EventNumber, actor, events, info_of
@@ -49,16 +51,23 @@ async def pair(act: Act, event: int) -> Reply:
 async def paired(act: Act, info: EventInfo, pairings: list[Pairing]) -> Reply:
     """The round's games opened; what happened, the byes and the deadline, its players
     pinged."""
+    head = _("{event}: round {round} is paired.").format(
+        event=event_line(info), round=len(info.event.rounds))
+    body = [head, *await round_lines(act, info, pairings)]
+    return Reply(text.clip("\n".join(body)), public=True,
+                 pings=[u.id for p in pairings for u in p.players])
+
+
+async def round_lines(act: Act, info: EventInfo, pairings: Sequence[Pairing]) -> list[str]:
+    """Open the round's games in threads under this channel: a line for each game, then
+    the byes and the round's deadline."""
     lines = await open_games(act.bot, info, pairings, act.here.channel)
     current = info.event.current
     byes = [info.event.entrant(m.seats[0]).name for m in current.matches
             if m.bye] if current is not None else []
-    head = _("{event}: round {round} is paired.").format(
-        event=event_line(info), round=len(info.event.rounds))
-    body = [head, *(f"• {line}" for line in lines)]
+    body = [f"• {line}" for line in lines]
     body += [_("• {name} has a bye.").format(name=safe_name(n)) for n in byes]
     deadline = current.deadline if current is not None else None
     if deadline is not None:
         body.append(_("Deadline: {when}.").format(when=f"<t:{int(deadline)}:F>"))
-    return Reply(text.clip("\n".join(body)), public=True,
-                 pings=[u.id for p in pairings for u in p.players])
+    return body
