@@ -148,4 +148,5 @@ def _deciding(turn: ClockTurnRow, seq: int) -> bool:
 
 
 def _item(turn: ClockTurnRow, deadline: float) -> dict[str, Any]:
-    return {"game": turn.game_id, "channel": turn.channel_id, "deadline": deadline}
+    return {"game": turn.game_id, "channel": turn.channel_id, "guild": turn.guild_id,
+            "deadline": deadline}

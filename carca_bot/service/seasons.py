@@ -86,6 +86,8 @@ class SeasonOps(EventOps):
         closed (cancelled): its players are in the league now."""
         await self._need_organiser(where.guild, actor)
         info = await self.event_info(event_id, where.guild)
+        if info.series:  # a division of a league is no sign-up list for another
+            raise NotAllowed("league_from_division", event=event_id, league=info.series)
         if info.status != "signup":
             raise NotAllowed("league_signups_closed")
         players = sorted(info.event.entrants, key=lambda e: -e.seed)
@@ -107,7 +109,7 @@ class SeasonOps(EventOps):
         series = " ".join(series.split())[:MAX_TITLE]
         if not series:
             raise BadInput("league_no_title")
-        if await self.store.events(guild, series=series):
+        if series.casefold() in {name.casefold() for name in await self.leagues(guild)}:
             raise NotAllowed("league_exists")
         return series
 
@@ -115,9 +117,19 @@ class SeasonOps(EventOps):
         """The leagues of the server, by name."""
         return sorted({r.series for r in await self.store.events(guild) if r.series})
 
+    async def _series_named(self, guild: str, series: str) -> str:
+        """The league's name as stored, for a name typed in any letter case and spacing
+        ("premier" finds "Premier"); the name itself when no league has it."""
+        wanted = " ".join(series.split()).casefold()
+        for name in await self.leagues(guild):
+            if name.casefold() == wanted:
+                return name
+        return series
+
     async def season_overview(self, guild: str, series: str, season: int | None = None
                               ) -> Season:
         """A season of a league (the latest by default): its divisions and standings."""
+        series = await self._series_named(guild, series)
         rows = [r for r in await self.store.events(guild, series=series)
                 if r.status != "cancelled"]
         if not rows:
@@ -165,6 +177,7 @@ class SeasonOps(EventOps):
         """The next season of a league once every division of the last one is finished:
         `moves` players go up and down between neighbouring divisions."""
         await self._need_organiser(where.guild, actor)
+        series = await self._series_named(where.guild, series)
         rows = await self.store.events(where.guild, series=series)
         if not rows:
             raise NoGameHere("no_league")

@@ -114,3 +114,4 @@ class ClockTurnRow:
     seat: int
     clock: dict[str, Any] | None
     deadline: float | None
+    guild_id: str = ""

@@ -1030,11 +1030,12 @@ class Store(PrivacyRows, ProcessMethods):
     async def clock_turns_of(self, user_id: str) -> list[ClockTurnRow]:
         """The user's running clock games (not resigned): seat, clock state, deadline."""
         rows = await self._rows(
-            "SELECT g.id, g.channel_id, s.seat, g.clock, g.deadline FROM games g "
+            "SELECT g.id, g.channel_id, s.seat, g.clock, g.deadline, g.guild_id FROM games g "
             "JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? AND s.resigned = 0 "
             "AND g.status = 'active' AND g.clock IS NOT NULL ORDER BY g.id", (user_id,))
         return [ClockTurnRow(int(g), str(c), int(s), None if k is None else json.loads(k),
-                             None if d is None else float(d)) for g, c, s, k, d in rows]
+                             None if d is None else float(d), str(u))
+                for g, c, s, k, d, u in rows]
 
     async def add_timeout(self, event_id: int, user_id: str, game_id: int, at: float) -> bool:
         """Note that a player of an event's game ran out of time; False if noted before."""

@@ -85,6 +85,10 @@ REFUSALS: dict[str, Callable[[Params], str]] = {
     "league_no_round": lambda p: _("this event has rounds 1 to {rounds}").format(
         rounds=p.get("rounds", "?")),
     "pairing_busy": lambda p: _("the pairing could not be made just now: try again"),
+    "league_from_division": lambda p: _(
+        "event #{event} is a division of the league {league}: a league starts from a "
+        "sign-up event of its own").format(event=p.get("event", "?"),
+                                           league=p.get("league", "?")),
     "league_signups_closed": lambda p: _(
         "that event is no longer taking sign-ups: a league starts from one that is"),
     "league_bad_divisions": lambda p: _(

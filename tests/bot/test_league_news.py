@@ -200,6 +200,9 @@ async def test_a_clock_reminder_names_the_games_folded_into_it(harness: BotHarne
     clock.now = t0 + HOUR
     second = await anas_turn(h.bot.service, User("100000000000000003", "Cy"), TEN_HOURS,
                              there)  # runs out at t0 + 11 h
+    # and one on another server: counted in this server's channel, never named
+    await anas_turn(h.bot.service, User("100000000000000004", "Dee"), TEN_HOURS,
+                    Where("999", str(h.make.channel_id + 2)))
     clock.now = t0 + 5 * HOUR
     (report,) = [r for r in await h.bot.service.check_timers()
                  if r.reason == "clock_reminder"]
@@ -212,7 +215,7 @@ async def test_a_clock_reminder_names_the_games_folded_into_it(harness: BotHarne
     assert ping.content.startswith(f"⏰ <@{ANA[0]}>, the game is waiting for you")
     assert ping.content.endswith(
         f"\nAlso waiting for you: game #{second.game_id} in <#{there.channel}>, runs out "
-        f"<t:{int(t0 + 11 * HOUR)}:R>.")
+        f"<t:{int(t0 + 11 * HOUR)}:R>; 1 game on another server.")
     assert_pings_only([ping], [ANA[0]])
 
 

@@ -46,7 +46,8 @@ async def test_a_game_running_out_before_the_next_message_is_folded_into_this_on
     (report,) = anas(await service.check_timers())
     assert report.game_id == here.game_id
     assert reminder_note(report)["also"] == [
-        {"game": there.game_id, "channel": THERE.channel, "deadline": t0 + 11 * HOUR}]
+        {"game": there.game_id, "channel": THERE.channel, "guild": THERE.guild,
+         "deadline": t0 + 11 * HOUR}]
     clock.now = t0 + 6 * HOUR  # the other game's own reminder: told already
     assert anas(await service.check_timers()) == []
 

@@ -252,6 +252,26 @@ async def test_a_league_is_made_from_sign_ups_and_run_division_by_division(
         await service.create_season_from_event(HALL, ORGANISER, "Winter league", signup.id, 2)
 
 
+async def test_league_names_ignore_letter_case_and_a_division_is_no_sign_up_list(
+        service: GameService, clock: Clock) -> None:
+    signup = await new_event(service, EventConfig(Format.ROUND_ROBIN), PLAYERS)
+    (top, _) = await service.create_season_from_event(HALL, ORGANISER, "Winter league",
+                                                      signup.id, 2)
+    season = await service.season_overview(GUILD, "  winter   LEAGUE ")
+    assert season.series == "Winter league" and season.number == 1
+    assert [len(p) for _, p in (await service.start_season(GUILD, ORGANISER, "WINTER league")
+                                ).paired] == [2, 2]
+    other = await new_event(service, EventConfig(Format.ROUND_ROBIN), PLAYERS)
+    with pytest.raises(NotAllowed) as named:
+        await service.create_season_from_event(HALL, ORGANISER, "winter league", other.id, 2)
+    assert named.value.code == "league_exists"
+    with pytest.raises(NotAllowed) as division:
+        await service.create_season_from_event(HALL, ORGANISER, "Spring", top.id, 1)
+    assert (division.value.code, division.value.params) == (
+        "league_from_division", {"event": top.id, "league": "Winter league"})
+    assert await service.leagues(GUILD) == ["Winter league"]
+
+
 async def test_knockouts_with_a_third_place_and_double_elimination(
         service: GameService, clock: Clock) -> None:
     third = event_config("knockout", third_place=True)

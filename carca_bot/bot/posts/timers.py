@@ -134,11 +134,17 @@ def also_waiting(report: TimerReport) -> str:
     in 3 hours; …'. Empty when there are none."""
     items = [item for told in report.view.events
              if isinstance(told, Note) and told.code == "clock_reminder"
-             for item in told.params.get("also") or ()]
+             for item in told.params.get("also") or ()
+             if str(item.get("channel", "")).isdigit() and item.get("deadline") is not None]
+    # A public post names only this server's games: the others are counted, unnamed.
+    here = [item for item in items if item.get("guild") == report.view.where.guild]
     said = [_("game #{game} in {channel}, runs out {when}").format(
         game=int(item["game"]), channel=f"<#{int(item['channel'])}>",
-        when=f"<t:{int(item['deadline'])}:R>") for item in items
-        if str(item.get("channel", "")).isdigit() and item.get("deadline") is not None]
+        when=f"<t:{int(item['deadline'])}:R>") for item in here]
+    elsewhere = len(items) - len(here)
+    if elsewhere:
+        said.append(ngettext("{n} game on another server", "{n} games on other servers",
+                             elsewhere).format(n=elsewhere))
     return _("Also waiting for you: {games}.").format(games="; ".join(said)) if said else ""
 
 

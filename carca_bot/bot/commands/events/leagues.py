@@ -10,7 +10,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from carca_bot.bot.commands.events.group import EventNumber, actor, info_of
+from carca_bot.bot.commands.events.group import EventNumber, actor
 from carca_bot.bot.commands.events.rounds import round_lines
 from carca_bot.bot.commands.suggest import Choice as Suggested
 from carca_bot.bot.commands.tree import top_level
@@ -67,11 +67,6 @@ async def create_command(interaction: Interaction, name: LeagueName, from_event:
 
 
 async def create(act: Act, name: str, event: int, divisions: int) -> Reply:
-    source = await info_of(act, event)
-    if source.series:
-        raise Refused(_("event #{event} is a division of the league {league}: a league "
-                        "starts from a sign-up event of its own").format(
-            event=event, league=source.series))
     made = await act.service.create_season_from_event(act.here, actor(act), name, event,
                                                       divisions)
     lines = [_("League **{league}** is made: season 1, from event #{event}, whose sign-ups "
