@@ -104,8 +104,10 @@ async def test_start_by_host_posts_the_board_and_mentions_the_first_player(
     assert post.card.method == "POST"  # the game's card, posted once
     (board,) = post.files
     assert board.filename == "board.png" and board.data.startswith(b"\x89PNG\r\n\x1a\n")
-    assert post.json["attachments"] == [
-        {"id": 0, "filename": "board.png", "description": "The board"}]
+    (attached,) = post.json["attachments"]
+    assert attached["filename"] == "board.png"
+    assert attached["description"].startswith("The board around the last move. No move "
+                                              "has been played yet.")
     assert "you drew **" in post.card.text  # the tile is shown to all, as at the table
     view = await harness.bot.service.status(Where(str(GUILD_ID), str(harness.make.channel_id)))
     assert view.deciding is not None and post.ping is not None

@@ -26,6 +26,7 @@ from carca_bot.render.league import PER_PAGE, LeaderRow, render_leaderboard
 from carca_bot.render.league_profile import ProfileCard, render_profile
 from carca_bot.service import LeaderPage, Profile
 from carca_bot.service.ratings_ops import PROVISIONAL_GAMES
+from carca_bot.words.alt_league import leaderboard_alt, profile_alt
 
 _T = Domain("bot")
 _ = _T.gettext
@@ -105,8 +106,7 @@ async def profile_reply(pictures: Pictures, card: Profile, name: str,
     title = _("**{name}** on this server").format(name=safe_name(name))
     if not card.games and not card.ratings:
         title += "\n" + _("No finished game here yet.")
-    # TRANSLATORS: the description (alt text) of the profile picture.
-    about = _("The profile of {name}").format(name=safe_name(name))
+    about = profile_alt(drawn)
     return Reply(title, public=True, picture=("profile.png", about, png))
 
 
@@ -156,9 +156,8 @@ async def leaderboard_reply(pictures: Pictures, board: LeaderPage, page: int, se
     if not shown.rows:
         head += "\n" + _("Nobody here yet: a rating shows once a player has finished "
                          "10 rated games.")
-    # TRANSLATORS: the description (alt text) of the leaderboard picture.
-    about = _("The leaderboard, page {page} of {pages}").format(page=shown.page,
-                                                                pages=shown.pages)
+    about = leaderboard_alt(server, pool_words(board.pool.value),
+                            leaderboard_rows(shown), page=shown.page, pages=shown.pages)
     return Reply(head, public=True, picture=("leaderboard.png", about, png))
 
 
