@@ -157,3 +157,19 @@ def test_assert_described_fails_on_a_file_without_a_description() -> None:
         {"id": 0, "filename": "board.png", "description": "The board"}]},
         [Part("files[0]", "board.png", None, b"")])
     assert_described([ok])
+
+
+@pytest.mark.parametrize(("locale", "profile", "board"), [
+    ("en-US", "The profile of Ana. No finished game here yet.",
+     "The leaderboard of This server, duels. No rated games yet."),
+    ("es-ES", "El perfil de Ana. Todavía no hay ninguna partida terminada aquí.",
+     "El ranking de Este servidor, duelos. Todavía no hay partidas puntuadas."),
+])
+async def test_the_profile_and_the_leaderboard_say_what_they_show(
+        harness: BotHarness, locale: str, profile: str, board: str) -> None:
+    h = harness
+    h.make.locale = locale
+    (card,) = followups(await h.command(ANA, "/carc-profile"))
+    assert described([card], "profile.png") == profile
+    (top,) = followups(await h.command(ANA, "/carc-leaderboard"))
+    assert described([top], "leaderboard.png") == board
