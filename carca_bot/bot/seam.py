@@ -65,6 +65,8 @@ class Bot(Protocol):
 
     async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
 
+    def forget_user(self, user_id: str) -> None: ...
+
 
 def bot_of(interaction: Interaction) -> Bot:
     """The bot an interaction came to: always a `CarcaBot` (discord.py types it as any

@@ -121,7 +121,8 @@ async def test_every_picture_names_the_last_move_and_the_player_to_act(
     assert described([tiles], "tiles-left.png")
     (record,) = followups(await h.command(BEN, "export"))
     assert described([record], "carcassonne-game-1.json")
-    last, mover, final = said.none, first, None
+    last, final = said.none, None
+    mover: Player | None = first
     while mover is not None:
         before = len(h.fake.requests)
         last = await one_turn(h, mover, said, last)

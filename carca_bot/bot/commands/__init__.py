@@ -7,7 +7,8 @@ Where a verb lives: `/carc` (`tree.py`) holds the game of a channel: `lobby.py`,
 `language.py` (/carc-language), `looking.py` (/carc-history, /carc-tiles), `events/`
 (/carc-event), `ratings.py` (/carc-profile, /carc-leaderboard), `ai.py` (/carc-ai,
 /carc-hint), `votes.py` (/carc-takeback and the vote buttons), `away.py` (/carc-away),
-`notify.py` (/carc-notify). Autocomplete is in `suggest.py`.
+`notify.py` (/carc-notify), `privacy.py` (/carc-privacy). Autocomplete is in
+`suggest.py`.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from __future__ import annotations
 # The modules define the commands in this order, and Discord lists them so.
 # isort: off
 from carca_bot.bot.commands import tree, lobby, turn, language, looking, dashboard, ending
-from carca_bot.bot.commands import events, ratings, ai, votes, away, notify
+from carca_bot.bot.commands import events, ratings, ai, votes, away, notify, privacy
 # isort: on
 from carca_bot.bot.commands.tree import AppCommand
 
 TOP_LEVEL: tuple[AppCommand, ...] = tuple(tree.TOP_LEVEL)
 
 __all__ = ["TOP_LEVEL", "AppCommand", "ai", "away", "dashboard", "ending", "events",
-           "language", "lobby", "looking", "notify", "ratings", "turn", "votes"]
+           "language", "lobby", "looking", "notify", "privacy", "ratings", "turn", "votes"]
