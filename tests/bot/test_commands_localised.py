@@ -48,7 +48,7 @@ async def test_every_name_description_and_choice_is_spanish(harness: BotHarness)
     assert [c["name"] for c in sent] == ["carc", "carc-language", "carc-history", "carc-tiles",
                                           "carc-event", "carc-profile", "carc-leaderboard",
                                           "carc-ai", "carc-hint", "carc-takeback", "carc-away",
-                                          "carc-notify"]
+                                          "carc-notify", "carc-privacy"]
     assert len(sent[0]["options"]) == 25  # Discord's most: new commands go beside `/carc`
     for item in walk(sent):
         for locale in SPANISH:

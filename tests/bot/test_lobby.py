@@ -43,8 +43,10 @@ async def test_login_registers_the_command_group(harness: BotHarness) -> None:
     puts = [r for r in harness.fake.requests if r.method == "PUT"]
     assert len(puts) == 1 and puts[0].path == f"/applications/{APP_ID}/commands"
     (carc, language, history, tiles, event, profile, leaderboard, ai, hint, takeback,
-     away, notify) = puts[0].json
-    assert notify["name"] == "carc-notify"
+     away, notify, privacy) = puts[0].json
+    assert (notify["name"], privacy["name"]) == ("carc-notify", "carc-privacy")
+    assert [o["name"] for o in privacy["options"]] == ["show", "erase"]
+    assert "dm_permission" not in privacy or privacy["dm_permission"] is not False
     assert language["name"] == "carc-language"
     assert (history["name"], tiles["name"]) == ("carc-history", "carc-tiles")
     assert (event["name"], profile["name"], leaderboard["name"]) == (
