@@ -16,15 +16,19 @@ from typing import Any
 import pytest
 
 from carca_bot.bot.config import ConfigError, Settings
+from carca_bot.i18n.pseudo import OPEN
 from carca_bot.service import PrivacySettings, User, Where
 from tests.bot.cards import assert_card_reply, deletes
 from tests.bot.conftest import ANA, BEN, CY, BotHarness, offline_bot
 from tests.bot.fake_discord import GUILD_ID, Interactions, Request, walk
 from tests.bot.outgoing import assert_clean, assert_described
+from tests.bot.spoken import shown
 from tests.bot.test_lobby import followups, lobby
+from tests.bot.test_pseudo_locale import leaks, pseudo_bot
 from tests.bot.test_turns import place_of
 
 DAY = 24 * 3600
+__all__ = ["pseudo_bot"]  # a fixture, used here
 
 
 async def privacy(h: BotHarness, user: tuple[int, str], sub: str,
@@ -253,3 +257,24 @@ def test_the_privacy_settings_come_from_the_environment() -> None:
         Settings.from_env({"CARCA_RETENTION_DAYS": "0"})
     with pytest.raises(ConfigError, match="CARCA_LEAVE_GRACE_DAYS"):
         Settings.from_env({"CARCA_LEAVE_GRACE_DAYS": "soon"})
+
+
+async def test_the_privacy_words_are_translated(pseudo_bot: BotHarness) -> None:
+    """Every word of `/carc-privacy` (in the test pseudo-language), the plan, a plan
+    that changed, the refusal of a stranger, the cancel and the erasure."""
+    h = pseudo_bot
+    await playing(h)
+    start = len(h.fake.requests)
+    await privacy(h, ANA, "show")
+    plan = private(await privacy(h, ANA, "erase"))
+    erase, keep = (str(c["custom_id"]) for c in walk(plan.components) if c.get("type") == 2)
+    await click(h, BEN, erase)
+    await click(h, ANA, keep)
+    await h.command(ANA, "create", _channel=h.make.channel_id + 5)
+    await click(h, ANA, erase)  # the plan changed: shown again
+    again = (await h.bot.service.erase_plan(str(ANA[0]))).token
+    await click(h, ANA, erase.rsplit(":", 1)[0] + f":{again}")
+    await privacy(h, CY, "erase")  # nothing stored
+    said = h.fake.since(start)
+    assert any("1" in text and OPEN in text for text in shown(said))
+    assert leaks(said) == []
