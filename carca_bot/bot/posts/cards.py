@@ -51,14 +51,14 @@ class Cards:
                    newest: Played | None = None) -> None:
         """Put `view` on the game's card (edit it, or post it when there is none to edit).
         Returns once Discord has it; raises `discord.HTTPException` when it refused both.
-        `last` is written in the game's language; `board`: the game to draw, and
-        `newest` its newest action (`Shown.last`, what the picture's description names
+        `last` is written in the game's language; `board`: the game to draw, with
+        `newest` its newest action (`Shown.last`: what the picture's description names
         when `view` made no move), when the caller has them already (from the service's
-        public view)."""
+        public view); else they are asked for."""
         async with self._lock(view.game_id):
             if self._shown.get(view.game_id, -1) > view.version:
                 return  # a newer change is on the card already
-            if board is None or not (view.done or newest):
+            if board is None:
                 shown = await self.bot.service.public_view(view.game_id)
                 board, newest = shown.board, shown.last
             language = game_language(view)
