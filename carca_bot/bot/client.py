@@ -20,7 +20,13 @@ import discord
 from discord import app_commands
 
 from carca_bot.bot.commands import TOP_LEVEL
-from carca_bot.bot.components.ids import GameItem, VoteItem, answer_unknown, is_ours
+from carca_bot.bot.components.ids import (
+    GameItem,
+    UserItem,
+    VoteItem,
+    answer_unknown,
+    is_ours,
+)
 from carca_bot.bot.config import Settings, shard_arguments
 from carca_bot.bot.core.gate import Actions
 from carca_bot.bot.core.pictures import Pictures
@@ -93,6 +99,7 @@ class CarcaBot(discord.AutoShardedClient):
         self.outbox = Outbox(self, TIMER_PERIOD)  # posts a channel is owed
         self.pictures = Pictures(settings.render_threads, settings.workers)
         self._timer_task: asyncio.Task[None] | None = None
+        self._guilds_checked = False  # the servers the bot is in, told once after a start
         self.caught_up = asyncio.Event()  # set once the posts owed at start-up were tried
         self.latencies: deque[float] = deque(maxlen=1000)
 
@@ -106,7 +113,8 @@ class CarcaBot(discord.AutoShardedClient):
             self._service = await GameService.open(self.settings.database,
                                                    limits=self.settings.limits)
         self._service.shards = self.settings.shards  # its timers and owed posts only
-        self.add_dynamic_items(GameItem, VoteItem)
+        self._service.privacy = self.settings.privacy  # servers left, games kept
+        self.add_dynamic_items(GameItem, VoteItem, UserItem)
         # The service's own moves (AI seats) are posted as soon as they are stored.
         self.service.on_public_change = self.outbox.on_public_change
         await self.tree.set_translator(CommandTranslator())
@@ -165,6 +173,50 @@ class CarcaBot(discord.AutoShardedClient):
                  interaction.user.id)
         with contextlib.suppress(discord.HTTPException):
             await answer_unknown(interaction, private_language(interaction, None))
+
+    # -- servers and users ------------------------------------------------------------
+
+    async def on_ready(self) -> None:
+        """Once per start, the servers this process's shards are in: the data of a server
+        the bot left while it was off waits for deletion, and a server it is back in
+        keeps its data (`service.guilds_present`, which keeps to this process's shards).
+        Reconnections fire this again, and are not a start."""
+        if self._guilds_checked:
+            return
+        self._guilds_checked = True
+        try:
+            left, back = await self.service.guilds_present({str(g.id) for g in self.guilds})
+        except Exception:  # the next start tries again; the bot runs on meanwhile
+            log.exception("the servers the bot is in could not be checked")
+            return
+        log.info("servers checked at start: %d left while away, %d back", len(left),
+                 len(back))
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server: its games, events and settings go after the grace
+        period (`PrivacySettings.guild_grace`), unless the bot is added back first."""
+        try:
+            when = await self.service.guild_left(str(guild.id))
+        except Exception:  # the next start's check (`on_ready`) finds it gone
+            log.warning("guild=%s left, not recorded now", guild.id, exc_info=True)
+            return
+        log.info("guild=%s left: its data is deleted at %.0f unless the bot returns",
+                 guild.id, when)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Added to a server: a deletion waiting for it, if any, is cancelled."""
+        try:
+            if await self.service.guild_back(str(guild.id)):
+                log.info("guild=%s back: its data is kept", guild.id)
+        except Exception:  # the next start's check (`on_ready`) finds it back
+            log.warning("guild=%s joined, not recorded now", guild.id, exc_info=True)
+
+    def forget_user(self, user_id: str) -> None:
+        """Drop what this process holds in memory about a user whose data was erased:
+        their command rate and the note that their direct messages were closed."""
+        if user_id.isdigit():
+            self.actions.limit.forget(int(user_id))
+        self.pings.forget(user_id)
 
     # -- the timers' loop -------------------------------------------------------------
 

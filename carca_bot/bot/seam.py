@@ -17,7 +17,7 @@ from discord.http import HTTPClient
 from carca_bot.bot.config import Settings
 from carca_bot.bot.core.gate import Actions
 from carca_bot.bot.core.pictures import Pictures
-from carca_bot.service import Choices, GameService, TurnView
+from carca_bot.service import Choices, GameService, Played, TurnView
 
 if TYPE_CHECKING:
     from carca_bot.engine.game import Game
@@ -30,7 +30,8 @@ class CardShower(Protocol):
     """Each game's card, edited in place (`posts.cards.Cards`)."""
 
     async def show(self, view: TurnView, last: str, *, tile: str | None = None,
-                   choices: Choices | None = None, board: Game | None = None) -> None: ...
+                   choices: Choices | None = None, board: Game | None = None,
+                   newest: Played | None = None) -> None: ...
 
 
 class Pinger(Protocol):
@@ -63,6 +64,8 @@ class Bot(Protocol):
                                 ) -> discord.PartialMessageable: ...
 
     async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
+
+    def forget_user(self, user_id: str) -> None: ...
 
 
 def bot_of(interaction: Interaction) -> Bot:

@@ -35,7 +35,15 @@ from carca_bot.local.text import (
     status_text,
 )
 from carca_bot.render.yourtile import legal_squares
-from carca_bot.service import GameOptions, GameService, ServiceError, TurnView, User, Where
+from carca_bot.service import (
+    GameOptions,
+    GameService,
+    ServiceError,
+    TurnView,
+    User,
+    Where,
+    played,
+)
 from carca_bot.words import say
 from carca_bot.words.alt import move_words
 from carca_bot.words.english import join
@@ -153,7 +161,7 @@ class Terminal:
         """An AI seat's move, stored: say what it did and what it scored."""
         catch = await self.service.events_since(game_id, version)
         names = [s.name for s in catch.view.seats]
-        for action in catch.played:
+        for action in played(catch.played):
             self.say("  " + move_words(action))
         for line in catch.lines:
             self.say(f"  * {say(line, names)}")

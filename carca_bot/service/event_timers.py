@@ -47,13 +47,17 @@ class EventTimerOps(EventOps):
     async def check_events(self, now: float | None = None) -> list[EventNotice]:
         """What events need said at `now`: rounds over (and the event over), reminders
         before a deadline, the organisers' digest of late games, games to open, matches
-        forfeited at the deadline, and the news queued by rulings and time-outs."""
+        forfeited at the deadline, and the news queued by rulings and time-outs. The
+        events of a server the bot was removed from wait (`privacy_servers`)."""
         now = self.clock() if now is None else now
         notices: list[EventNotice] = []
         await self.record_missed_results(now)
+        away = {guild for guild, _, _ in await self.store.departures()}
         for row in await self.store.events(statuses=("running",)):
             if self.shards is not None and not self.shards.owns(row.guild_id):
                 continue  # another process's server
+            if row.guild_id in away:
+                continue  # the bot was removed from it: no forfeits nobody could avoid
             try:
                 await self._take_missed_reports(row.id)
                 await self._deadline_forfeits(row.id, now)
@@ -65,10 +69,13 @@ class EventTimerOps(EventOps):
     async def _event_news(self, now: float) -> list[EventNotice]:
         """The announcements queued by event commands and timers, each handed out once."""
         out = []
+        away = {guild for guild, _, _ in await self.store.departures()}
         for event_id in await self.store.events_with_news():
             info = await self.event_info(event_id)
             if self.shards is not None and not self.shards.owns(info.guild):
                 continue
+            if info.guild in away:
+                continue  # told if the bot comes back
             for news in await self.store.untold_event_news(event_id):
                 if not await self.store.tell_event_news(news.id, now):
                     continue

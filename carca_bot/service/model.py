@@ -388,13 +388,17 @@ class Shown:
     (`GameService.own_view`) has their drawn tile and every legal choice instead.
 
     `board` is a private copy of the game for pictures only: hand it to
-    `carca_bot.render` (and `service.history`); None before the game starts."""
+    `carca_bot.render` (and `service.history`); None before the game starts. `last`
+    is the game's newest committed action (None before the first): what a picture's
+    alt text names as the last move when the change shown made none itself (a card
+    refreshed after a vote, the board looked at, a player's own turn)."""
 
     view: TurnView
     board: Game | None
     tile: str | None = None
     choices: Choices | None = None
     events: tuple[Event, ...] = ()
+    last: Played | None = None
 
 
 @dataclass(frozen=True)

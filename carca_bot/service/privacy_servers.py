@@ -77,6 +77,19 @@ class ServerDataOps(ServiceCore):
         self.privacy = PrivacySettings()  # the front end sets its own (from the environment)
         self._privacy_due = 0.0  # when the timers next look for data to delete
 
+    async def _ours(self, game_ids: list[int]) -> list[int]:
+        """`ServiceCore._ours`, less the games of the servers the bot was removed from:
+        while a server waits for its deletion (or the bot's return), its games' timers,
+        AI turns and reminders wait too, rather than play on where nobody can see them
+        or post into channels the bot cannot reach (its owed posts wait as well:
+        `Store.unposted`). Back in time, they go on where they stopped."""
+        mine = await super()._ours(game_ids)
+        away = {guild for guild, _, _ in await self.store.departures()} if mine else set()
+        if not away:
+            return mine
+        guilds = await self.store.guilds_of(mine)
+        return [g for g in mine if guilds.get(g) not in away]
+
     async def guild_left(self, guild: str) -> float:
         """The bot was removed from `guild`: its data goes after the grace period.
         Returns when (an earlier departure not yet carried out keeps its time)."""

@@ -30,7 +30,7 @@ class ShownOps(ServiceCore):
             wagon = choices(live) if view.must == "wagon" else None
             board = await self._workers.run(lambda: snapshot(live))
             events = tuple(live.game.events) if live.game is not None else ()
-            found.append(Shown(view, board, tile, wagon, events))
+            found.append(Shown(view, board, tile, wagon, events, newest(live)))
 
         await self._act_on(game_id, None, body)
         return found[0]
@@ -44,7 +44,7 @@ class ShownOps(ServiceCore):
             view = self._view(live, user.id, [])
             mine = choices(live) if view.yours else None
             board = await self._workers.run(lambda: snapshot(live))
-            found.append(Shown(view, board, view.tile, mine))
+            found.append(Shown(view, board, view.tile, mine, last=newest(live)))
 
         await self._act(where, user, body)
         return found[0]
@@ -77,6 +77,13 @@ class ShownOps(ServiceCore):
         await self._act_on(game_id, None, body)
         game = found[0]
         return await self._workers.run(lambda: pile(game))
+
+
+def newest(live: Live) -> Played | None:
+    """The game's newest committed action, typed (None in a lobby or before the first)."""
+    if live.game is None or not live.game.history:
+        return None
+    return played(live.game.history[-1:])[0]
 
 
 def moment_of(game_id: int, game: Game, number: int | None) -> Moment:

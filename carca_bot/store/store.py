@@ -346,12 +346,15 @@ class Store(PrivacyRows, ProcessMethods):
     # -- the public-post outbox -------------------------------------------------
 
     async def unposted(self, limit: int) -> list[Unposted]:
-        """Games owed a public post, the longest waiting first."""
+        """Games owed a public post, the longest waiting first; not those of a server
+        the bot was removed from (they wait for its return, not at the head of the
+        queue: `guild_departures`)."""
         rows = await self._rows(
             "SELECT g.id, g.guild_id, g.channel_id, g.posted_version, g.public_version, "
             "  (SELECT min(e.at) FROM public_events e WHERE e.game_id = g.id "
             "   AND e.version > g.posted_version) AS since "
             "FROM games g WHERE g.public_version > g.posted_version "
+            "AND NOT EXISTS (SELECT 1 FROM guild_departures d WHERE d.guild_id = g.guild_id) "
             "ORDER BY since NULLS FIRST, g.id LIMIT ?", (limit,))
         return [Unposted(int(i), g, c, int(p), int(v), float(t or 0.0))
                 for i, g, c, p, v, t in rows]

@@ -2,13 +2,14 @@
 anyone hovering over it (Discord's attachment `description`).
 
 One function per picture, each written from the data the front end already holds (the
-service's `TurnView`, the record action of the last move, the public history's steps and
-the end-of-game `Tally`), in the language being spoken (call inside `speaking`, the
-game's language for public posts). Every text says what the picture is, then what
-matters on it: the last move and what it scored, the scores, and whose turn it is; the
-end-of-game pictures say the ranking. Each fits `ALT_LIMIT`: when the words are too many,
-the least important parts (the scorings' details, then the scores) are cut first, so the
-last move and the player to act always remain.
+service's `TurnView` and the typed actions it made, `Played`; the game's newest action,
+`Shown.last`; a past `Moment`; the end-of-game `Tally`), in the language being spoken
+(call inside `speaking`: the game's language for public posts, the reader's for private
+ones). Every text says what the picture is, then what matters on it: the last move and
+what it scored, the scores, and whose turn it is; the end-of-game pictures say the
+ranking. Each fits `ALT_LIMIT`: when the words are too many, the least important parts
+(the scorings' details, then the scores, then older moves) are cut first, so the last
+move and the player to act always remain.
 
 | picture | function |
 |---|---|
@@ -16,21 +17,34 @@ last move and the player to act always remain.
 | "my tile" (`render.yourtile.render_your_tile`) | `your_tile_alt` |
 | the full board (`render.board.render_board`), also the final board | `board_alt` |
 | a moment of `/carc-history` (the board after move N) | `history_alt` |
-| the end-of-game summary card (`render.summary.render_summary`) | `summary_alt` |
-| the score chart (`render.chart.render_score_chart`) | `chart_alt` |
-| the animated replay (`render.replay.render_replay`) | `replay_alt` |
-| the tiles left in the pile (`render.pile.render_pile`) | `pile_alt` |
+
+The end-of-game pictures (summary card, score chart, animated replay) and the pile are
+in `words.alt_end`; the league's (standings, leaderboard, profile) in `words.alt_league`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from carca_bot.engine.catalogue import Kind, catalogue
 from carca_bot.engine.events import Event
+from carca_bot.engine.game import Game
 from carca_bot.engine.limits import one_line
-from carca_bot.i18n import N_, Domain
+from carca_bot.engine.moves import (
+    DeclareEnd,
+    Deploy,
+    Discard,
+    Move,
+    MoveWagon,
+    PlaceAbbey,
+    PlaceTile,
+    PlaceToken,
+    Recall,
+    ReturnWagon,
+    SkipAbbey,
+)
+from carca_bot.i18n import Domain
 from carca_bot.words.english import A_FIGURE, join, square
 from carca_bot.words.service import KINDS, must_words, say
 from carca_bot.words.tiles import tile_name
@@ -42,6 +56,15 @@ ngettext = _T.ngettext
 ALT_LIMIT = 1024  # Discord: an attachment's description holds at most 1,024 characters
 NAME_CHARS = 40  # a player's name in alt text: plain, one line, at most this long
 CORNERS = frozenset({"NW", "NE", "SE", "SW"})
+
+
+class Action(Protocol):
+    """One committed action, typed: a `carca_bot.service.Played`."""
+
+    @property
+    def by(self) -> str | None: ...
+    @property
+    def moves(self) -> Sequence[Move]: ...
 
 
 class Seat(Protocol):
@@ -56,7 +79,8 @@ class Seat(Protocol):
 
 
 class View(Protocol):
-    """What alt text reads of a `carca_bot.service.TurnView`."""
+    """What alt text reads of a `carca_bot.service.TurnView`: `done` is what the change
+    it shows committed (its actions, typed) and `events` what they did."""
 
     @property
     def status(self) -> str: ...
@@ -74,13 +98,8 @@ class View(Protocol):
     def tiles_left(self) -> int: ...
     @property
     def finished(self) -> bool: ...
-
-
-CATEGORY_WORDS = {
-    "cities": N_("cities"), "roads": N_("roads"), "monasteries": N_("monasteries"),
-    "fields": N_("fields"), "barns": N_("barns"), "gardens": N_("gardens"),
-    "titles": N_("titles"), "other": N_("other"),
-}  # the end-of-game card's categories (`render.summary.CATEGORIES`), as alt text says them
+    @property
+    def done(self) -> Sequence[Action]: ...
 
 
 def either(items: Sequence[str]) -> str:
@@ -105,7 +124,7 @@ def name(text: object) -> str:
 def within(parts: Sequence[tuple[str, int]], limit: int = ALT_LIMIT) -> str:
     """The parts joined by spaces, in order, within `limit` characters. Each part has a
     rank: rank 0 is always kept (cut only if those alone are too long); higher ranks go
-    first, each cut with an ellipsis when only part of it fits."""
+    first, each cut (at a word's end, with an ellipsis) when only part of it fits."""
     texts = [t for t, _rank in parts]
     if len(" ".join(t for t in texts if t)) <= limit:
         return " ".join(t for t in texts if t)
@@ -116,11 +135,21 @@ def within(parts: Sequence[tuple[str, int]], limit: int = ALT_LIMIT) -> str:
             others = len(" ".join(t for j, t in enumerate(texts) if t and j != i))
             room = limit - others - 1
             texts[i] = texts[i] if len(texts[i]) <= room else (
-                texts[i][:room - 1].rstrip() + "…" if room > 20 else "")
+                cut(texts[i], room) if room > 20 else "")
             if len(" ".join(t for t in texts if t)) <= limit:
                 return " ".join(t for t in texts if t)
     joined = " ".join(t for t in texts if t)
-    return joined if len(joined) <= limit else joined[:limit - 1] + "…"
+    return joined if len(joined) <= limit else cut(joined, limit)
+
+
+def cut(text: str, room: int) -> str:
+    """`text` cut to `room` characters with an ellipsis, after a whole word when the
+    last space is not too far back (a screen reader then reads no half word)."""
+    kept = text[:room - 1]
+    space = kept.rfind(" ")
+    if space > room // 2:
+        kept = kept[:space]
+    return kept.rstrip() + "…"
 
 
 # -- what a move did ------------------------------------------------------------------
@@ -139,11 +168,9 @@ def _feature(tile: str, rot: int, on: str) -> str:
     return _(KINDS[kind]) if kind in KINDS else kind
 
 
-def _figure(action: Mapping[str, Any], tile: str | None, rot: int) -> str:
-    deploy = action.get("deploy")
-    if not isinstance(deploy, Mapping):
-        return ""
-    figure, on = str(deploy.get("figure", "")), str(deploy.get("on", ""))
+def _figure(figure: str, on: str, tile: str | None, rot: int) -> str:
+    """'put a follower on its city (N)': a figure deployed on the tile just placed (`tile`
+    None: on the abbey just placed)."""
     a_figure = A_FIGURE[figure]() if figure in A_FIGURE else figure
     if figure == "barn" or on in CORNERS:
         return _("put {figure} on the tile's {corner} corner").format(figure=a_figure,
@@ -154,48 +181,76 @@ def _figure(action: Mapping[str, Any], tile: str | None, rot: int) -> str:
         figure=a_figure, feature=_feature(tile, rot, on), on=on)
 
 
-def move_words(action: Mapping[str, Any] | None) -> str:
-    """The record action as one sentence: who did what, where, with what figure."""
-    if not action:
-        return _("No move has been played yet.")
-    if action.get("end"):
-        return _("The tiles ran out: the final scoring.")
-    who = name(action.get("by", "?"))
-    if "discard" in action:
-        return _("{who} drew a {tile} tile, which fits nowhere, and set it aside.").format(
-            who=who, tile=tile_name(str(action["discard"])))
-    wagon = action.get("wagon")
-    if wagon == "return":
-        return _("{who} took their wagon back.").format(who=who)
-    if isinstance(wagon, Mapping):
-        return _("{who} moved their wagon to {square}.").format(
-            who=who, square=square(tuple(wagon.get("at", (0, 0)))))
-    abbey = action.get("abbey")
-    if abbey == "skip":
-        return _("{who} kept their abbey.").format(who=who)
+def _whole(who: str, move: Move) -> str | None:
+    """The sentence of an action made of this one move (the end of the pile, a discard,
+    a wagon, a kept abbey); None for a step of a turn."""
+    match move:
+        case DeclareEnd():
+            return _("The tiles ran out: the final scoring.")
+        case Discard(tile):
+            return _("{who} drew a {tile} tile, which fits nowhere, and set it aside."
+                     ).format(who=who, tile=tile_name(tile))
+        case ReturnWagon():
+            return _("{who} took their wagon back.").format(who=who)
+        case MoveWagon(pos, _on):
+            return _("{who} moved their wagon to {square}.").format(who=who,
+                                                                     square=square(pos))
+        case SkipAbbey():
+            return _("{who} kept their abbey.").format(who=who)
+    return None
+
+
+def _steps(who: str, moves: Sequence[Move]) -> list[str]:
+    """A turn's steps, each as words: the tile or abbey placed, the figure, the abbot
+    recalled, the tunnel token."""
     said: list[str] = []
     tile: str | None = None
     rot = 0
-    if abbey is not None:
-        said.append(_("{who} placed their abbey at {square}").format(
-            who=who, square=square(tuple(abbey))))
-    elif "tile" in action:
-        tile, rot = str(action["tile"]), int(action.get("rot", 0)) // 90
-        said.append(_("{who} placed a tile with {what} at {square}, turned {degrees} "
-                      "degrees").format(who=who, what=tile_name(tile),
-                                        square=square(tuple(action.get("at", (0, 0)))),
-                                        degrees=action.get("rot", 0)))
-    else:
+    for move in moves:
+        match move:
+            case PlaceAbbey(pos):
+                said.append(_("{who} placed their abbey at {square}").format(
+                    who=who, square=square(pos)))
+            case PlaceTile(placed, pos, turns):
+                tile, rot = placed, turns
+                said.append(_("{who} placed a tile with {what} at {square}, turned "
+                              "{degrees} degrees").format(
+                    who=who, what=tile_name(placed), square=square(pos),
+                    degrees=90 * turns))
+            case Deploy(figure, on):
+                said.append(_figure(figure, on, tile, rot))
+            case Recall():
+                said.append(_("took their abbot back"))
+            case PlaceToken(pos, _on, _pair):
+                said.append(_("put a tunnel token at {square}").format(square=square(pos)))
+    return said
+
+
+def move_words(action: Action | None) -> str:
+    """A committed action as one sentence: who did what, where, with what figure."""
+    if action is None:
+        return _("No move has been played yet.")
+    who = name(action.by or "?")
+    for move in action.moves:
+        whole = _whole(who, move)
+        if whole is not None:
+            return whole
+    said = _steps(who, action.moves)
+    if not said:
         return _("{who} played.").format(who=who)
-    if figure := _figure(action, tile, rot):
-        said.append(figure)
-    if action.get("recall"):
-        said.append(_("took their abbot back"))
-    token = action.get("token")
-    if isinstance(token, Mapping):
-        said.append(_("put a tunnel token at {square}").format(
-            square=square(tuple(token.get("at", (0, 0))))))
     return _("{said}.").format(said=join(said))
+
+
+def moves_parts(view: View, last: Action | None) -> list[tuple[str, int]]:
+    """The moves a picture follows, as `within` parts: what the change shown did
+    (`view.done`: several actions when automatic ones followed a move, the newest kept
+    longest), or else the game's newest action `last`; then what they scored, when the
+    change shown made them (the events of `view` are theirs)."""
+    done = list(view.done)
+    if not done:
+        return [(move_words(last), 0)]
+    parts = [(move_words(a), 0 if i == len(done) - 1 else 1) for i, a in enumerate(done)]
+    return [*parts, (scored_words(view.events, _names(view)), 3)]
 
 
 def scored_words(events: Sequence[object], names: Sequence[str]) -> str:
@@ -279,9 +334,10 @@ def _names(view: View) -> list[str]:
 
 # -- the pictures ---------------------------------------------------------------------
 
-def card_alt(view: View, action: Mapping[str, Any] | None, tile: str | None = None,
+def card_alt(view: View, last: Action | None, tile: str | None = None,
              beyond: int = 0) -> str:
-    """The game card's picture: the board around the last move. `tile`: the tile the
+    """The game card's picture: the board around the last move. `last`: the game's newest
+    action (`Shown.last`), named when the change shown made none; `tile`: the tile the
     player to act drew, if the picture marks where it fits; `beyond`: how many of those
     squares lie outside the picture (`render.focus.plan(game, tile).markers`' counts)."""
     what = _("The board around the last move.")
@@ -291,178 +347,101 @@ def card_alt(view: View, action: Mapping[str, Any] | None, tile: str | None = No
             "The squares where it fits are marked; {n} more is beyond the edges, counted "
             "at each edge.", "The squares where it fits are marked; {n} more are beyond "
             "the edges, counted at each edge.", beyond).format(n=beyond))
-    return within([(what, 0), (move_words(action), 0),
-                   (scored_words(view.events, _names(view)), 3),
-                   (scores_words(view.seats), 2), (next_words(view, tile), 0), (marks, 1)])
+    return within([(what, 0), *moves_parts(view, last), (scores_words(view.seats), 2),
+                   (next_words(view, tile), 0), (marks, 1)])
 
 
-def your_tile_alt(view: View, action: Mapping[str, Any] | None, tile: str,
+def your_tile_alt(view: View | None, last: Action | None, tile: str,
                   squares: Mapping[tuple[int, int], Sequence[int]],
                   best: Sequence[tuple[int, int]]) -> str:
-    """"My tile", seen by the player to act: the tile and where it fits. `squares`: where
-    it fits with the quarter turns that fit there (`render.yourtile.legal_squares`);
-    `best`: the squares shown magnified (`render.yourtile.shown_squares(...)[0]`)."""
-    seat = view.deciding
+    """"My tile", seen by the player to act (`view`): the tile and where it fits. `last`:
+    the game's newest action (`Shown.last`); `squares`: where it fits with the quarter
+    turns that fit there (`render.yourtile.legal_squares`); `best`: the squares shown
+    magnified (`render.yourtile.shown_squares(...)[0]`)."""
+    seat = view.deciding if view is not None else None
     who = name(seat.name) if seat is not None else ""
-    head = _("Your tile, {name}: {tile}, shown in its four rotations.").format(
+    head = (_("Your tile, {name}: {tile}, shown in its four rotations.") if who else
+            _("Your tile: {tile}, shown in its four rotations.")).format(
         name=who, tile=tile_name(tile))
-    if not squares:
-        where = _("It fits nowhere.")
-    else:
-        shown = [_("{square} turned {degrees}").format(
-            square=square(pos), degrees=either([str(90 * r) for r in squares[pos]]))
-            for pos in best if pos in squares]
-        where = ngettext("It fits on {n} square.", "It fits on {n} squares.",
-                         len(squares)).format(n=len(squares))
-        if shown:
-            where += " " + _("Best fits, shown large: {squares}.").format(
-                squares="; ".join(shown))
-        rest = len(squares) - len(shown)
-        if rest > 0:
-            where += " " + ngettext("{n} other square is listed, and all are marked on "
-                                    "a small map of the board.",
-                                    "{n} other squares are listed, and all are marked "
-                                    "on a small map of the board.", rest).format(n=rest)
     turn = _("It is your turn, {name}.").format(name=who) if who else ""
-    last = _("Last move: {move}").format(move=move_words(action))
-    return within([(head, 0), (where, 1), (turn, 0), (last, 0)])
+    newest = view.done[-1] if view is not None and view.done else last
+    said = _("Last move: {move}").format(move=move_words(newest))
+    return within([(head, 0), (_fits(squares, best), 1), (turn, 0), (said, 0)])
 
 
-def board_alt(view: View, action: Mapping[str, Any] | None, tiles: int) -> str:
-    """The full board (also the final board at the end of a game): `tiles` placed."""
+def _fits(squares: Mapping[tuple[int, int], Sequence[int]],
+          best: Sequence[tuple[int, int]]) -> str:
+    """Where the tile fits: how many squares, the best ones with their rotations."""
+    if not squares:
+        return _("It fits nowhere.")
+    shown = [_("{square} turned {degrees}").format(
+        square=square(pos), degrees=either([str(90 * r) for r in squares[pos]]))
+        for pos in best if pos in squares]
+    where = ngettext("It fits on {n} square.", "It fits on {n} squares.",
+                     len(squares)).format(n=len(squares))
+    if shown:
+        where += " " + _("Best fits, shown large: {squares}.").format(
+            squares="; ".join(shown))
+    rest = len(squares) - len(shown)
+    if rest > 0:
+        where += " " + ngettext("{n} other square is listed, and all are marked on "
+                                "a small map of the board.",
+                                "{n} other squares are listed, and all are marked "
+                                "on a small map of the board.", rest).format(n=rest)
+    return where
+
+
+def board_alt(view: View, last: Action | None, tiles: int) -> str:
+    """The full board (also the final board at the end of a game): `tiles` placed;
+    `last`: the game's newest action (`Shown.last`), named when the change shown made
+    none."""
     what = (_("The final board: {n} tiles.") if view.finished
             else _("The whole board: {n} tiles.")).format(n=tiles)
-    return within([(what, 0), (move_words(action), 0),
-                   (scored_words(view.events, _names(view)), 3),
+    return within([(what, 0), *moves_parts(view, last),
                    (scores_words(view.seats) if not view.finished else "", 2),
                    (next_words(view), 0)])
 
 
-class State(Protocol):
-    """A moment of the public history (`carca_bot.service.history.PublicState`)."""
-
-    @property
-    def scores(self) -> Sequence[int]: ...
-    @property
-    def deciding(self) -> int | None: ...
-    @property
-    def finished(self) -> bool: ...
-    @property
-    def tiles(self) -> Sequence[object]: ...
-
-
-class Step(Protocol):
-    """One action of the public history (`carca_bot.service.history.HistoryStep`)."""
+class Moment(Protocol):
+    """A game right after one of its moves (`carca_bot.service.Moment`): `table` is the
+    public game then."""
 
     @property
     def number(self) -> int: ...
     @property
-    def action(self) -> Mapping[str, Any]: ...
-    @property
-    def events(self) -> Sequence[Event]: ...
-    @property
-    def state(self) -> State: ...
-
-
-def history_alt(players: Sequence[str], step: Step | None, start: State,
-                total: int) -> str:
-    """The board after one move of `/carc-history`: `step` None is the start (`start`),
-    `total` the moves in the game so far."""
-    names = [name(p) for p in players]
-    state = start if step is None else step.state
-    if step is None:
-        what = _("The board at the start of the game, before move 1 of {total}.").format(
-            total=total)
-        move, scored = _("No move has been played yet."), ""
-    else:
-        what = _("The board after move {n} of {total}: {tiles} tiles.").format(
-            n=step.number, total=total, tiles=len(state.tiles))
-        move, scored = move_words(step.action), scored_words(step.events, names)
-    scores = _("Scores then: {scores}.").format(scores=", ".join(
-        _("{name} {score}").format(name=n, score=s) for n, s in zip(names, state.scores,
-                                                                    strict=False)))
-    if state.finished:
-        after = _("The game was over.") + " " + ranking_words(names, list(state.scores))
-    elif state.deciding is not None and 0 <= state.deciding < len(names):
-        after = _("Next to play: {name}.").format(name=names[state.deciding])
-    else:
-        after = ""
-    return within([(what, 0), (move, 0), (scored, 3), (scores, 2), (after, 0)])
-
-
-class Tally(Protocol):
-    """The end-of-game numbers (`carca_bot.render.summary.Tally`)."""
-
+    def total(self) -> int: ...
     @property
     def names(self) -> Sequence[str]: ...
     @property
+    def action(self) -> Action | None: ...
+    @property
+    def events(self) -> Sequence[Event]: ...
+    @property
     def scores(self) -> Sequence[int]: ...
     @property
-    def categories(self) -> Sequence[Mapping[str, int]]: ...
-    @property
-    def curves(self) -> Sequence[Sequence[int]]: ...
-    @property
-    def finished(self) -> bool: ...
-    @property
-    def moves(self) -> int: ...
+    def table(self) -> Game: ...
 
 
-def _ranking_or_scores(tally: Tally) -> str:
-    if tally.finished:
-        return ranking_words(tally.names, tally.scores)
-    return _("Scores so far: {scores}.").format(scores=", ".join(
-        _("{name} {score}").format(name=name(n), score=s)
-        for n, s in zip(tally.names, tally.scores, strict=False)))
-
-
-def summary_alt(tally: Tally) -> str:
-    """The end-of-game summary card: the ranking, each player's points by category,
-    then the chart under it."""
-    what = (_("The final ranking, points by category and each player's score over the "
-              "game.") if tally.finished else
-            _("The scores so far, points by category and each player's score over the "
-              "game."))
-    details = []
-    for p, points in enumerate(tally.categories):
-        parts = [f"{_(CATEGORY_WORDS[k]) if k in CATEGORY_WORDS else k} {v}"
-                 for k, v in points.items() if v]
-        if parts and p < len(tally.names):
-            details.append(_("{name}: {points}").format(name=name(tally.names[p]),
-                                                        points=", ".join(parts)))
-    by = _("By category: {details}.").format(details="; ".join(details)) if details else ""
-    return within([(what, 0), (_ranking_or_scores(tally), 0), (by, 2)])
-
-
-def chart_alt(tally: Tally, final: Sequence[int] = ()) -> str:
-    """The score chart: each player's score over the moves; `final`: the points each
-    player got at the final scoring, drawn as its own bars."""
-    what = ngettext("Each player's score after each of {n} move, one line per player in "
-                    "their colour.", "Each player's score after each of {n} moves, one "
-                    "line per player in their colour.", tally.moves).format(n=tally.moves)
-    extra = ""
-    if any(final):
-        extra = _("The final scoring, drawn as its own bars, added: {points}.").format(
-            points=", ".join(_("{name} {score}").format(name=name(n), score=f)
-                             for n, f in zip(tally.names, final, strict=False)))
-    return within([(what, 0), (_ranking_or_scores(tally), 0), (extra, 1)])
-
-
-def replay_alt(tally: Tally) -> str:
-    """The animated replay of the whole game."""
-    what = ngettext("An animation of the whole game, {n} move, tile by tile; each frame "
-                    "says what the move did.", "An animation of the whole game, {n} "
-                    "moves, tile by tile; each frame says what the move did.",
-                    tally.moves).format(n=tally.moves)
-    return within([(what, 0), (_ranking_or_scores(tally), 0)])
-
-
-def pile_alt(pile: Sequence[tuple[str, int]]) -> str:
-    """The tiles left in the pile, counted by kind (`service.history.pile`)."""
-    total = sum(n for _t, n in pile)
-    what = ngettext("{n} tile is left in the pile.", "{n} tiles are left in the pile.",
-                    total).format(n=total)
-    kinds = sorted(pile, key=lambda item: -item[1])
-    listed = "; ".join(_("{count} × {tile}").format(count=n, tile=tile_name(t))
-                       for t, n in kinds)
-    return within([(what, 0), (_("By kind: {kinds}.").format(kinds=listed) if pile else "",
-                               1)])
+def history_alt(moment: Moment) -> str:
+    """The board after one move of `/carc-history` (move 0: the start)."""
+    names = [name(p) for p in moment.names]
+    table = moment.table
+    if moment.action is None:
+        what = _("The board at the start of the game, before move 1 of {total}.").format(
+            total=moment.total)
+        move, scored = _("No move has been played yet."), ""
+    else:
+        what = _("The board after move {n} of {total}: {tiles} tiles.").format(
+            n=moment.number, total=moment.total, tiles=len(table.board.tiles))
+        move, scored = move_words(moment.action), scored_words(moment.events, names)
+    scores = _("Scores then: {scores}.").format(scores=", ".join(
+        _("{name} {score}").format(name=n, score=s) for n, s in zip(names, moment.scores,
+                                                                    strict=False)))
+    deciding = table.deciding
+    if table.finished:
+        after = _("The game was over.") + " " + ranking_words(names, list(moment.scores))
+    elif deciding is not None and 0 <= deciding < len(names):
+        after = _("Next to play: {name}.").format(name=names[deciding])
+    else:
+        after = ""
+    return within([(what, 0), (move, 0), (scored, 3), (scores, 2), (after, 0)])

@@ -100,3 +100,49 @@ def assert_clean(requests: Iterable[Request], pinged: Iterable[int | str] = ()) 
         for part in req.files:
             name = part.filename or ""
             assert re.fullmatch(r"[A-Za-z0-9._-]{1,80}", name), name
+
+
+def _attachment_lists(data: Any) -> list[dict[str, Any]]:
+    """The `attachments` entries of a request's JSON, wherever discord.py put them (the
+    message, an interaction callback's `data`, a thread's first `message`)."""
+    if isinstance(data, list):
+        return [a for item in data for a in _attachment_lists(item)]
+    if not isinstance(data, dict):
+        return []
+    found = [a for a in data.get("attachments") or [] if isinstance(a, dict)]
+    for key in ("data", "message"):
+        found += _attachment_lists(data.get(key))
+    return found
+
+
+def files_sent(requests: Iterable[Request]) -> list[tuple[Request, str, str]]:
+    """Every file the bot sent, with the description it gave it ("" for none):
+    (request, file name, description)."""
+    found: list[tuple[Request, str, str]] = []
+    for req in requests:
+        listed = {str(a.get("id")): a for a in _attachment_lists(req.json)}
+        for part in req.files:
+            index = part.name.removeprefix("files[").removesuffix("]")
+            entry = listed.get(index, {})
+            found.append((req, part.filename or "", str(entry.get("description") or "")))
+    return found
+
+
+def gallery_items(requests: Iterable[Request]) -> list[tuple[Request, str, str]]:
+    """Every picture of a Components V2 gallery the bot sent: (request, url,
+    description, "" for none)."""
+    return [(req, str(item.get("media", {}).get("url")), str(item.get("description") or ""))
+            for req, msg in messages(requests)
+            for c in walk(msg.get("components") or []) if c.get("type") == 12
+            for item in c.get("items") or []]
+
+
+def assert_described(requests: Iterable[Request]) -> None:
+    """Every file and every gallery picture the bot sent has a description (alt text),
+    within Discord's 1,024 characters."""
+    requests = list(requests)
+    sent = [*files_sent(requests), *gallery_items(requests)]
+    bare = [(req.method, req.path, name) for req, name, about in sent if not about.strip()]
+    assert not bare, bare
+    long = [(name, len(about)) for _req, name, about in sent if len(about) > 1024]
+    assert not long, long

@@ -49,7 +49,7 @@ async def test_every_name_description_and_choice_is_spanish(harness: BotHarness)
                                           "carc-event", "carc-league", "carc-profile",
                                           "carc-leaderboard", "carc-versus", "carc-ai",
                                           "carc-hint", "carc-takeback", "carc-away",
-                                          "carc-notify", "carc-admin"]
+                                          "carc-notify", "carc-admin", "carc-privacy"]
     assert len(sent[0]["options"]) == 25  # Discord's most: new commands go beside `/carc`
     for item in walk(sent):
         for locale in SPANISH:

@@ -4,6 +4,7 @@ and every text fits Discord's attachment description limit."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
@@ -12,26 +13,25 @@ from pathlib import Path
 import pytest
 
 from carca_bot.engine.game import Game
+from carca_bot.engine.moves import Deploy, EndTurn, PlaceTile
 from carca_bot.engine.randomplay import play_random_turn
 from carca_bot.engine.setup import Setup
 from carca_bot.i18n import speaking
 from carca_bot.render.focus import plan
 from carca_bot.render.yourtile import legal_squares, shown_squares
-from carca_bot.service import GameOptions, GameService, TurnView, User, Where
+from carca_bot.service import GameOptions, GameService, Played, TurnView, User, Where
 from carca_bot.service.history import pile, public_history, tally
+from carca_bot.service.shown import moment_of
 from carca_bot.words.alt import (
     ALT_LIMIT,
     board_alt,
     card_alt,
-    chart_alt,
     history_alt,
-    pile_alt,
     ranking_words,
-    replay_alt,
-    summary_alt,
     within,
     your_tile_alt,
 )
+from carca_bot.words.alt_end import chart_alt, pile_alt, replay_alt, summary_alt
 from carca_bot.words.tiles import tile_name
 from tests.service.helpers import rig
 
@@ -42,11 +42,11 @@ LANGUAGES = ("en", "es")
 
 @dataclass
 class Turn:
-    """A scoring move through the service: the view after it, its record action, and
-    the game."""
+    """A scoring move through the service: the view after it, the move (typed), and the
+    game."""
 
     view: TurnView
-    action: dict[str, object]
+    action: Played
     game: Game
     next_tile: str = "V"
     extra: dict[str, object] = field(default_factory=dict)
@@ -70,7 +70,7 @@ async def turn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator
         view = await service.confirm(HERE, mover)
         game = await service.game(HERE)
         assert game is not None and view.played
-        yield Turn(view, dict(view.played[0]), game, extra={"mover": mover.name})
+        yield Turn(view, view.done[0], game, extra={"mover": mover.name})
     finally:
         await service.close()
 
@@ -93,7 +93,7 @@ async def test_the_card_names_the_move_its_points_and_who_is_next(turn: Turn,
     mover, other = str(turn.extra["mover"]), _other(turn)
     beyond = sum(m.count for m in plan(turn.game, turn.next_tile).markers)
     with speaking(language):
-        text = card_alt(turn.view, turn.action, turn.next_tile, beyond)
+        text = card_alt(turn.view, None, turn.next_tile, beyond)
     move, figure, points, nxt = WORDS[language]
     assert f"{mover} {move}" in text and figure in text and points in text
     assert nxt.format(next=other) in text
@@ -110,8 +110,8 @@ async def test_my_tile_and_the_full_board_name_the_move_and_the_player(
     squares = legal_squares(game, turn.next_tile)
     best, _rest = shown_squares(game, turn.next_tile)
     with speaking(language):
-        mine = your_tile_alt(turn.view, turn.action, turn.next_tile, squares, best)
-        board = board_alt(turn.view, turn.action, len(game.board.tiles))
+        mine = your_tile_alt(turn.view, None, turn.next_tile, squares, best)
+        board = board_alt(turn.view, None, len(game.board.tiles))
     move, _figure, _points, nxt = WORDS[language]
     for text in (mine, board):
         assert f"{mover} {move}" in text and len(text) <= ALT_LIMIT
@@ -122,15 +122,33 @@ async def test_my_tile_and_the_full_board_name_the_move_and_the_player(
 @pytest.mark.parametrize("language", LANGUAGES)
 async def test_a_history_moment_names_its_move_and_who_played_next(turn: Turn,
                                                                   language: str) -> None:
-    history = public_history(turn.game)
-    step = history.steps[0]
+    after = moment_of(1, turn.game, 1)
+    start = moment_of(1, turn.game, 0)
     with speaking(language):
-        text = history_alt(history.players, step, history.start, len(history.steps))
-        first = history_alt(history.players, None, history.start, len(history.steps))
+        text = history_alt(after)
+        first = history_alt(start)
     move, _figure, points, _nxt = WORDS[language]
     assert f"{turn.extra['mover']} {move}" in text and points in text
     assert _other(turn) in text.split(".")[-2]  # the last sentence: who plays next
     assert str(turn.extra["mover"]) in first and len(text) <= ALT_LIMIT
+    assert after.action == turn.action
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_a_refreshed_picture_names_the_games_newest_move(turn: Turn,
+                                                              language: str) -> None:
+    """A view that made no move itself (a card refreshed after a vote, the board looked
+    at): the game's newest action is named, and what it scored is not guessed."""
+    quiet = dataclasses.replace(turn.view, played=(), events=())
+    move, _figure, points, nxt = WORDS[language]
+    with speaking(language):
+        card = card_alt(quiet, turn.action, turn.next_tile)
+        board = board_alt(quiet, turn.action, 2)
+        nothing = card_alt(quiet, None)
+    for text in (card, board):
+        assert f"{turn.extra['mover']} {move}" in text and points not in text
+        assert nxt.format(next=_other(turn)) in text
+    assert move not in nothing and nxt.format(next=_other(turn)) in nothing
 
 
 def _finished(seed: int, players: int = 3) -> Game:
@@ -185,6 +203,7 @@ def test_long_names_and_many_scorings_stay_within_the_limit_and_keep_who_is_next
         must: str = "place"
         tiles_left: int = 20
         finished: bool = False
+        done: Sequence[Played] = ()
 
         @property
         def standings(self) -> Sequence[Seat]:
@@ -194,10 +213,9 @@ def test_long_names_and_many_scorings_stay_within_the_limit_and_keep_who_is_next
     seats = [Seat(n, 10 * i) for i, n in enumerate(names)]
     game = _finished(2, 2)
     events = [e for s in public_history(game).steps for e in s.events][:40]
-    view = View(seats, events, seats[3])
-    action = {"by": names[0], "tile": "D", "at": [1, 0], "rot": 90,
-              "deploy": {"figure": "follower", "on": "N"}}
-    text = card_alt(view, action, "V", 12)
+    action = Played(names[0], (PlaceTile("D", (1, 0), 1), Deploy("follower", "N"), EndTurn()))
+    view = View(seats, events, seats[3], done=(action,))
+    text = card_alt(view, None, "V", 12)
     assert len(text) <= ALT_LIMIT and "\u202e" not in text
     assert "It is " in text and "placed a tile with city side" in text
     assert within([("a" * 2000, 0)]) == "a" * (ALT_LIMIT - 1) + "…"

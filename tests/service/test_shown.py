@@ -38,12 +38,14 @@ async def test_the_public_view_after_a_move(service: GameService) -> None:
     assert shown.board is not None
     assert shown.board.history == (await service.export(HERE))["actions"]
     assert shown.events == tuple(shown.board.events)
+    assert shown.last == made  # the newest action, for the pictures' alt text
 
 
 async def test_a_lobby_has_no_board(service: GameService) -> None:
     view = await service.create(HERE, ANA, GameOptions())
     shown = await service.public_view(view.game_id)
     assert shown.board is None and shown.tile is None and shown.events == ()
+    assert shown.last is None
 
 
 async def test_the_wagon_owners_targets_are_public(service: GameService,
@@ -75,6 +77,9 @@ async def test_a_players_own_view_of_their_turn(service: GameService) -> None:
     assert step.view.must == "finish" and step.choices is not None
     assert step.choices.can_confirm and step.board is not None
     assert (x, y) in step.board.board.tiles  # the unconfirmed tile, for their preview
+    assert mine.last is None and step.last is None  # nothing committed yet
+    done = await service.confirm(HERE, mover)
+    assert (await service.own_view(HERE, waiting)).last == done.done[-1]
 
 
 async def test_a_moment_of_the_past_and_the_pile(service: GameService) -> None:

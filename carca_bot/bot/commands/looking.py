@@ -20,6 +20,7 @@ from carca_bot.bot.components.rows import history_row, page_row
 from carca_bot.bot.core.act import Act
 from carca_bot.bot.core.reply import Reply, in_language
 from carca_bot.bot.core.run import run
+from carca_bot.bot.core.shows import described
 from carca_bot.bot.core.verbs import button
 from carca_bot.bot.posts import endgame
 from carca_bot.bot.seam import Interaction
@@ -33,6 +34,8 @@ from carca_bot.i18n import N_, Domain, current
 from carca_bot.render.pile import render_pile
 from carca_bot.service import NotAllowed, TurnView
 from carca_bot.words import say
+from carca_bot.words.alt import history_alt
+from carca_bot.words.alt_end import pile_alt
 
 _T = Domain("bot")
 _ = _T.gettext
@@ -54,7 +57,8 @@ async def board(act: Act) -> Reply:
     shown = await act.service.public_view(view.game_id)
     if shown.board is None:
         return Reply(text.status_text(view), view=view)
-    return in_language(Reply(text.status_text(view), board=shown.board))
+    return in_language(Reply(text.status_text(view), board=shown.board,
+                             board_alt=described(view, shown)))
 
 
 @carc.command(name="status", description="Players, scores, figures and whose turn it is")
@@ -121,7 +125,9 @@ async def export(act: Act) -> Reply:
                     "`carca-bot replay {file}`, or load it in another channel with "
                     "`/carc import`. The .html file shows the game move by move in any "
                     "web browser.").format(game=view.game_id, file=name),
-                  file=discord.File(io.BytesIO(data), filename=name))
+                  file=discord.File(io.BytesIO(data), filename=name, description=_(
+                      "The game's record (carca-record/1, JSON): every move, to replay "
+                      "or import")))
     shown = await act.service.public_view(view.game_id)
     if shown.board is not None:
         page, note = await endgame.export_page(act.bot.pictures, view.game_id, shown.board,
@@ -197,7 +203,8 @@ async def history(act: Act, game_id: int | None, move: int | None) -> Reply:
 
 async def moment(act: Act, view: TurnView, move: int) -> Reply:
     found = await started(view, act.service.moment(view.game_id, move))
-    return Reply(moment_text(found), board=found.table, components=history_row(
+    return Reply(moment_text(found), board=found.table, board_alt=history_alt(found),
+                 components=history_row(
         view.game_id, found.number, found.total, found.finished))
 
 
@@ -237,4 +244,4 @@ async def tiles(act: Act) -> Reply:
     language, tunnel = current(), "tunnel" in view.options.expansions
     png = await act.bot.pictures.in_threads(lambda: render_pile(counts, tunnel, language))
     return Reply(pile_text(view.game_id, counts),
-                 picture=("tiles-left.png", _("The tiles left in the pile, by kind"), png))
+                 picture=("tiles-left.png", pile_alt(counts), png))

@@ -43,6 +43,7 @@ from carca_bot.render.league_profile import (
 from carca_bot.service import LeaderPage, PoolRating, Profile, RatingPoint
 from carca_bot.service.rating_reads import MIN_OPPONENTS
 from carca_bot.service.ratings_ops import PROVISIONAL_GAMES
+from carca_bot.words.alt_league import leaderboard_alt, profile_alt
 
 _T = Domain("bot")
 _ = _T.gettext
@@ -175,10 +176,8 @@ async def profile_reply(pictures: Pictures, card: Profile, name: str,
     head = title(name)
     if not card.games and not card.ratings and not card.aborted:
         head += "\n" + _("No finished game here yet.")
-    # TRANSLATORS: the description (alt text) of the profile picture.
-    about = _("The profile of {name}").format(name=safe_name(name))
     return await picture_reply(pictures, lambda: render_profile(drawn, language=language),
-                               limit, "profile", head, ("profile.png", about),
+                               limit, "profile", head, ("profile.png", profile_alt(drawn)),
                                profile_text(card, name))
 
 
@@ -293,9 +292,8 @@ async def leaderboard_reply(pictures: Pictures, board: LeaderPage, page: int, se
     shown = page_of_board(board, page)
     rows = leaderboard_rows(board)
     language = current()
-    # TRANSLATORS: the description (alt text) of the leaderboard picture.
-    about = _("The leaderboard, page {page} of {pages}").format(page=shown.page,
-                                                                pages=shown.pages)
+    about = leaderboard_alt(server, pool_words(board.pool.value),
+                            leaderboard_rows(shown), page=shown.page, pages=shown.pages)
     return await picture_reply(pictures, lambda: render_leaderboard(
         rows, server=server, pool=board.pool.value, provisional_games=PROVISIONAL_GAMES,
         language=language, page=shown.page).data, limit, "leaderboard",

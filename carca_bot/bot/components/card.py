@@ -14,7 +14,7 @@ import discord
 from carca_bot.bot.components.ids import GameItem
 from carca_bot.bot.components.menus import wagon_options
 from carca_bot.bot.components.rows import card_actions
-from carca_bot.bot.core.pictures import BOARD, board_alt
+from carca_bot.bot.core.pictures import BOARD
 from carca_bot.bot.words import text
 from carca_bot.bot.words.safe import clip, safe_name
 from carca_bot.i18n import Domain
@@ -78,16 +78,17 @@ def turn_block(view: TurnView, tile: str | None) -> str:
 
 
 def card_layout(view: TurnView, last: str, *, picture: bool, tile: str | None = None,
-                choices: Choices | None = None) -> discord.ui.LayoutView:
+                choices: Choices | None = None, alt: str = "") -> discord.ui.LayoutView:
     """The card for `view`, in the language spoken now; `last` is the last move and what
-    it scored (already safe), `picture` whether the board is attached as PICTURE."""
+    it scored (already safe), `picture` whether the board is attached as PICTURE, `alt`
+    its description (`words.alt.card_alt`)."""
     ui = discord.ui.LayoutView(timeout=None)
     box: discord.ui.Container[Any] = discord.ui.Container()
     box.add_item(discord.ui.TextDisplay(
         _("**Carcassonne · game #{game}**").format(game=view.game_id)))
     if picture:
         box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(
-            f"attachment://{PICTURE}", description=board_alt())))
+            f"attachment://{PICTURE}", description=alt or None)))
     if last:
         box.add_item(discord.ui.TextDisplay(clip(last, LAST_MOVE_CHARS)))
     box.add_item(discord.ui.Separator())

@@ -7,6 +7,8 @@
 - `carcv:ACTION:GAME:REF`: votes and the pages of `/carc games` (`VoteItem`). REF is
   the move's log index (a take-back), the target's user id (a vote to expel), or the
   list owner's user id (a dashboard page, GAME being the page).
+- `carcu:ACTION:USER:REF`: a button only one user may press (`UserItem`): USER is
+  theirs, REF a hexadecimal reference (the plan of `/carc-privacy erase` they confirm).
 
 Every id ever posted keeps this form, so buttons already in channels keep working.
 What a click does, and a button's label, are registered by the module of its verb
@@ -36,6 +38,7 @@ Handler = Callable[[Interaction, Click], Awaitable[None]]
 # id with a huge number is answered as malformed rather than reaching the database.
 GAME_ID = re.compile(r"carc:(?P<action>[a-z]{1,12}):(?P<game>\d{1,18}):(?P<number>\d{1,18})")
 VOTE_ID = re.compile(r"carcv:(?P<action>[a-z]{1,12}):(?P<game>\d{1,18}):(?P<number>\d{1,20})")
+USER_ID = re.compile(r"carcu:(?P<action>[a-z]{1,12}):(?P<user>\d{1,20}):(?P<ref>[0-9a-f]{1,32})")
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,7 @@ class Kind:
 BUTTONS: dict[str, Kind] = {}  # a game's buttons, by action
 MENUS: dict[str, Kind] = {}  # a game's select menus, by action
 VOTES: dict[str, Kind] = {}  # vote and dashboard buttons, by action
+OWNED: dict[str, Kind] = {}  # buttons only one user may press, by action
 
 
 def custom_id(action: str, game_id: int, number: int) -> str:
@@ -62,11 +66,15 @@ def vote_id(action: str, game_id: int, ref: int | str) -> str:
     return f"carcv:{action}:{game_id}:{ref}"
 
 
+def owned_id(action: str, user_id: str, ref: str) -> str:
+    return f"carcu:{action}:{user_id}:{ref}"
+
+
 def is_ours(custom_id: str, component_type: int) -> bool:
     """True when a registered action of the bot's takes a click with this id on a
     component of this type (2: a button, 3: a select menu)."""
     for template, table in ((GAME_ID, BUTTONS if component_type == 2 else MENUS),
-                            (VOTE_ID, VOTES)):
+                            (VOTE_ID, VOTES), (USER_ID, OWNED)):
         match = template.fullmatch(custom_id)
         if match is not None:
             return match["action"] in table
@@ -158,6 +166,35 @@ class VoteItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VOTE_ID.
 
     async def callback(self, interaction: Interaction) -> None:
         kind = VOTES.get(self.click.action)
+        if kind is not None:
+            await kind.handler(interaction, self.click)
+
+
+class UserItem(discord.ui.DynamicItem[discord.ui.Button[Any]], template=USER_ID.pattern):
+    """A button only one user may press: Erase my data and Cancel. The click names the
+    user as `Click.game_id` and the reference as `Click.value`; the handler checks the
+    clicker is that user."""
+
+    def __init__(self, item: discord.ui.Button[Any], click: Click) -> None:
+        super().__init__(item)
+        self.click = click
+
+    @classmethod
+    def button(cls, action: str, user_id: str, ref: str, label: str | None = None
+               ) -> UserItem:
+        kind = _kind(OWNED, action)
+        return cls(discord.ui.Button(label=plain(label or _(kind.words), 80), style=kind.style,
+                                     custom_id=owned_id(action, user_id, ref)),
+                   Click(action, int(user_id), 0, ref))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> UserItem:
+        return cls(discord.ui.Button(custom_id=match.string),
+                   Click(match["action"], int(match["user"]), 0, match["ref"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        kind = OWNED.get(self.click.action)
         if kind is not None:
             await kind.handler(interaction, self.click)
 

@@ -27,6 +27,10 @@ class RateLimit:
             self._seen = {u: q for u, q in self._seen.items() if q and now - q[-1] < self.window}
         return True
 
+    def forget(self, user_id: int) -> None:
+        """No more counting for this user (their data was erased)."""
+        self._seen.pop(user_id, None)
+
 
 class Actions:
     """The commands in flight: taken or not (`accepting` is False while shutting down),

@@ -3,7 +3,9 @@ renderer, whose tile layer survives between moves), or worker processes
 (`CARCA_WORKERS=processes`: boards, cards and tile pictures go to `carca_bot.workers`).
 
 A picture's words are drawn in a thread, which does not see the task's language: the
-language is passed along explicitly.
+language is passed along explicitly. Its description (alt text: `carca_bot.words.alt`)
+is written on the event loop, in the language spoken, from what the service said and
+from the few facts of the drawing worked out beside it in a thread (`beyond`, `fits`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ from typing import TypeVar
 import discord
 
 from carca_bot.engine.game import Game
+from carca_bot.engine.geometry import Pos
 from carca_bot.i18n import Domain, speaking
+from carca_bot.service import Played, TurnView
+from carca_bot.words import alt
 from carca_bot.workers import (
     Pool,
     Position,
@@ -42,9 +47,12 @@ def file_size(file: discord.File) -> int:
     return len(fp.getbuffer()) if isinstance(fp, io.BytesIO) else 0
 
 
-def board_alt() -> str:
-    """The description of a board picture, in the language spoken."""
-    return _("The board")
+def board_alt(view: TurnView, last: Played | None, game: Game) -> str:
+    """The description of the board picture of `game` as `view` shows it (`last`: the
+    game's newest action, `Shown.last`), in the language spoken."""
+    return alt.board_alt(view, last, len(game.board.tiles))
+
+
 PICTURE_QUEUE = 32  # pictures waiting for a worker; one more is refused (workers.Busy)
 PICTURE_SECONDS = 30.0  # a picture not drawn by then is abandoned (workers.Overtime)
 
@@ -87,12 +95,15 @@ class Pictures:
         return await self.in_threads(lambda: render_board(
             game, max_bytes=max_bytes, language=language))
 
-    async def board_file(self, game: Game, max_bytes: int, language: str) -> discord.File:
+    async def board_file(self, game: Game, max_bytes: int, language: str, view: TurnView,
+                         last: Played | None = None) -> discord.File:
         """The board as an attachment of a post in `language`, with its description (what
-        a screen reader says of it)."""
+        a screen reader says of it: `view`'s change, or the game's newest action `last`,
+        and who is to act)."""
         png = await self.board(game, max_bytes, language)
         with speaking(language):
-            return discord.File(io.BytesIO(png), filename=BOARD, description=board_alt())
+            return discord.File(io.BytesIO(png), filename=BOARD,
+                                description=board_alt(view, last, game))
 
     async def card(self, game: Game, tile: str | None, language: str) -> bytes:
         """The picture on a game's card. `tile`: the tile the player to act drew (shown to
@@ -103,6 +114,27 @@ class Pictures:
             return await self.pool.submit(render_card_job, Position.of(game), tile,
                                           language, budget_seconds=PICTURE_SECONDS)
         return await self.in_threads(lambda: render_focus(game, tile, language=language))
+
+    async def beyond(self, game: Game, tile: str | None) -> int:
+        """How many squares where `tile` fits lie outside the card's picture (the counts
+        its edge markers show), for the picture's alt text."""
+        from carca_bot.render.focus import plan
+
+        if tile is None:
+            return 0
+        return await self.in_threads(lambda: sum(m.count for m in plan(game, tile).markers))
+
+    async def fits(self, game: Game, tile: str
+                   ) -> tuple[dict[Pos, tuple[int, ...]], list[Pos]]:
+        """Where `tile` fits (each square with its quarter turns) and the squares "my
+        tile" shows magnified, for the picture's alt text."""
+        from carca_bot.render.yourtile import BEST, best_squares, legal_squares
+
+        def work() -> tuple[dict[Pos, tuple[int, ...]], list[Pos]]:
+            squares = legal_squares(game, tile)
+            return squares, best_squares(game, squares)[:BEST]  # as `shown_squares`
+
+        return await self.in_threads(work)
 
     async def your_tile(self, game: Game, tile: str, language: str = "en") -> bytes:
         from carca_bot.render.board import render_your_tile

@@ -14,7 +14,7 @@ from carca_bot.bot.seam import Interaction
 from carca_bot.bot.words.languages import game_language
 from carca_bot.bot.words.safe import plain
 from carca_bot.i18n import current, speaking
-from carca_bot.service import Choices, TurnView, User, Where
+from carca_bot.service import Choices, Played, TurnView, User, Where
 
 if TYPE_CHECKING:
     from carca_bot.engine.game import Game
@@ -27,11 +27,14 @@ class Reply:
     """What to send back: words, and optionally the board, a "your tile" image, a file.
 
     `board`, `your_tile` and `final` hold the service's copies of a game (`Shown.board`),
-    only ever drawn."""
+    only ever drawn. Every picture goes with its description (alt text, in the reply's
+    language): `board_alt` the board's, written where the board is chosen; "my tile"'s
+    is written once it is drawn, from `view` and `newest`."""
 
     content: str
     public: bool = False
     board: Game | None = None
+    board_alt: str = ""  # the board picture's description (`words.alt`)
     your_tile: tuple[Game, str] | None = None
     view: TurnView | None = None  # the state the components are built for
     choices: Choices | None = None
@@ -53,6 +56,9 @@ class Reply:
     tile: str | None = None  # the tile the player to act drew (shown to all)
     said: str = ""  # `content` as the move made it: what a command puts before it goes on top
     undoable: bool = False  # the actor's own move: their answer offers to take it back
+    # The game's newest action (`Shown.last`): what the pictures' descriptions name as
+    # the last move when `view` made none.
+    newest: Played | None = None
 
 
 @contextmanager

@@ -9,12 +9,12 @@ import contextlib
 import io
 import logging
 from collections.abc import Awaitable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from carca_bot.bot.components.rows import row_for, take_back_offer
-from carca_bot.bot.core.pictures import BOARD, board_alt, file_size
+from carca_bot.bot.core.pictures import BOARD, file_size
 from carca_bot.bot.core.reply import Reply
 from carca_bot.bot.posts import endgame
 from carca_bot.bot.posts.channel import posted, refresh_card
@@ -24,7 +24,11 @@ from carca_bot.bot.words import text
 from carca_bot.bot.words.safe import NO_PINGS, pinging
 from carca_bot.i18n import Domain, current, speaking
 from carca_bot.service import TurnView
+from carca_bot.words import alt
 from carca_bot.workers import PoolError
+
+if TYPE_CHECKING:
+    from carca_bot.engine.game import Game
 
 log = logging.getLogger("carca_bot.commands")
 _T = Domain("bot")
@@ -117,28 +121,30 @@ async def private_edit(interaction: Interaction, content: str, files: list[disco
 
 
 async def files_of(bot: Bot, limit: int, reply: Reply) -> list[discord.File]:
-    """The reply's attachments within `limit` bytes: its pictures drawn (in parallel, off
-    the loop), made ones, files, and a finished game's card and replays."""
+    """The reply's attachments within `limit` bytes, each with its description: its
+    pictures drawn (in parallel, off the loop), made ones, files, and a finished game's
+    card and replays."""
     files: list[discord.File] = []
     language = current()
-    jobs: list[tuple[str, str, Awaitable[bytes]]] = []
+    jobs: list[tuple[str, Awaitable[str], Awaitable[bytes]]] = []
     if reply.board is not None:
-        jobs.append((BOARD, board_alt(),
+        jobs.append((BOARD, _said(reply.board_alt),
                      bot.pictures.board(reply.board, limit, language)))
     if reply.your_tile is not None:
         game, tile = reply.your_tile
-        jobs.append(("your-tile.png", _("Your tile and where it fits"),
+        jobs.append(("your-tile.png", your_tile_alt(bot, reply, game, tile),
                      bot.pictures.your_tile(game, tile, language)))
-    images = await asyncio.gather(*(job for _name, _about, job in jobs),
-                                  return_exceptions=True)
-    for (name, description, _job), png in zip(jobs, images, strict=True):
-        if isinstance(png, PoolError):  # the worker processes are overloaded
-            log.warning("picture %s left out: %s", name, png)
+    made = await asyncio.gather(*(asyncio.gather(about, job) for _name, about, job in jobs),
+                                return_exceptions=True)
+    for (name, _about, _job), done in zip(jobs, made, strict=True):
+        if isinstance(done, PoolError):  # the worker processes are overloaded
+            log.warning("picture %s left out: %s", name, done)
             if not reply.notes or reply.notes[-1] != busy_note():
                 reply.notes.append(busy_note())
             continue
-        if isinstance(png, BaseException):
-            raise png
+        if isinstance(done, BaseException):
+            raise done
+        description, png = done
         files.append(discord.File(io.BytesIO(png), filename=name, description=description))
     files.extend(_made(reply))
     if reply.final is not None and reply.view is not None:
@@ -149,6 +155,17 @@ async def files_of(bot: Bot, limit: int, reply: Reply) -> list[discord.File]:
         files.extend(more)
         reply.notes.extend(notes)
     return files
+
+
+async def _said(description: str) -> str:
+    return description
+
+
+async def your_tile_alt(bot: Bot, reply: Reply, game: Game, tile: str) -> str:
+    """"My tile"'s description: the tile, where it fits, whose turn, the last move (in
+    the language spoken; where it fits is worked out off the loop)."""
+    squares, best = await bot.pictures.fits(game, tile)
+    return alt.your_tile_alt(reply.view, reply.newest, tile, squares, best)
 
 
 def _made(reply: Reply) -> list[discord.File]:
@@ -183,7 +200,7 @@ async def to_card(bot: Bot, interaction: Interaction, reply: Reply, public: bool
     last = "\n".join(line for line in (added, reply.last) if line)
     try:
         await bot.cards.show(view, last, tile=reply.tile, choices=reply.choices,
-                             board=reply.board)
+                             board=reply.board, newest=reply.newest)
         if reply.final is not None:
             await final_post(bot, interaction.filesize_limit, reply)
     except discord.HTTPException as exc:

@@ -16,6 +16,7 @@ import discord
 
 from carca_bot.bot.components.rows import final_row
 from carca_bot.bot.core.act import Act
+from carca_bot.bot.core.pictures import board_alt
 from carca_bot.bot.core.reply import Reply, in_language, public
 from carca_bot.bot.core.send import final_post
 from carca_bot.bot.posts import endgame
@@ -46,8 +47,10 @@ async def public_move(bot: Bot, view: TurnView, actor: str | None) -> Reply:
         else:
             reply = in_language(Reply(text.public_update(view, actor, last, tile),
                                       public=True, view=view, choices=choices,
-                                      pings=text.pinged(view), board=shown.board))
+                                      pings=text.pinged(view), board=shown.board,
+                                      board_alt=described(view, shown)))
         reply.card, reply.last, reply.tile = True, text.move_lines(view, actor, last), tile
+    reply.newest = shown.last
     reply.said = reply.content
     # The mover's own move (automatic turns of expelled players may follow it).
     reply.undoable = actor is not None and view.status == "active"
@@ -64,7 +67,13 @@ def final_reply(view: TurnView, shown: Shown, last: Played | None) -> Reply:
     file = discord.File(io.BytesIO(full), filename=f"game-{view.game_id}-scores.txt",
                         description=_("Every scoring of the game"))
     return Reply(content, public=True, board=shown.board, view=view, file=file,
-                 final=shown.board, components=final_row(view.game_id))
+                 final=shown.board, components=final_row(view.game_id),
+                 board_alt=described(view, shown), newest=shown.last)
+
+
+def described(view: TurnView, shown: Shown) -> str:
+    """The description of `shown`'s board as `view` shows it (in the language spoken)."""
+    return board_alt(view, shown.last, shown.board) if shown.board is not None else ""
 
 
 async def private_step(act: Act, view: TurnView) -> Reply:
@@ -73,7 +82,8 @@ async def private_step(act: Act, view: TurnView) -> Reply:
     if view.must == "place" and view.tile:
         return your_tile(view, own)
     choices = own.choices if view.must == "finish" else None
-    return Reply(text.private_update(view), board=own.board, view=view, choices=choices)
+    return Reply(text.private_update(view), board=own.board, view=view, choices=choices,
+                 board_alt=described(view, own), newest=own.last)
 
 
 def your_tile(view: TurnView, own: Shown) -> Reply:
@@ -84,7 +94,7 @@ def your_tile(view: TurnView, own: Shown) -> Reply:
                 "with `/carc place` (square and rotation).").format(tile=view.tile)
     timer = text.timer_words(view)
     return Reply(content + (f" {timer}" if timer else ""), your_tile=(own.board, view.tile),
-                 view=view)
+                 view=view, newest=own.last)
 
 
 async def tile_reply(act: Act, view: TurnView) -> Reply:
@@ -111,7 +121,7 @@ async def show_change(bot: Bot, interaction: Interaction, view: TurnView, last: 
     reply = await public_move(bot, view, None)
     reply.last = "\n".join(line for line in (last, reply.last) if line)
     try:
-        await bot.cards.show(view, reply.last, board=reply.board)
+        await bot.cards.show(view, reply.last, board=reply.board, newest=reply.newest)
         if reply.final is not None:
             await final_post(bot, interaction.filesize_limit, reply)
     except discord.HTTPException as exc:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import discord
 
-from carca_bot.bot.components.ids import BUTTONS, MENUS, VOTES, Handler, Kind
+from carca_bot.bot.components.ids import BUTTONS, MENUS, OWNED, VOTES, Handler, Kind
 from carca_bot.bot.core.act import Click
 from carca_bot.bot.core.run import Work, run
 from carca_bot.bot.seam import Interaction
@@ -64,4 +64,15 @@ def vote(action: str, label: str, style: discord.ButtonStyle = discord.ButtonSty
     def register(handler: Handler) -> Handler:
         VOTES[action] = Kind(label, style, handler)
         return handler
+    return register
+
+
+def owned(action: str, label: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary
+          ) -> Callable[[Work], Work]:
+    """Register `work` as what the button `action` only one user may press does
+    (`components.ids.UserItem`); it runs on the private message it is on, replacing it.
+    `work` checks the clicker is the button's user (`act.click.game_id`)."""
+    def register(work: Work) -> Work:
+        OWNED[action] = Kind(label, style, _clicked(f"owned:{action}", work, False, True))
+        return work
     return register

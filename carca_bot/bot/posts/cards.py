@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING
 import discord
 
 from carca_bot.bot.components.card import PICTURE, card_layout
-from carca_bot.bot.core.pictures import board_alt
 from carca_bot.bot.posts.sending import send_message
 from carca_bot.bot.seam import Bot
 from carca_bot.bot.words.languages import game_language
 from carca_bot.bot.words.safe import NO_PINGS
 from carca_bot.i18n import Domain, speaking
-from carca_bot.service import Choices, TurnView
+from carca_bot.service import Choices, Played, TurnView
+from carca_bot.words import alt
 
 if TYPE_CHECKING:
     from carca_bot.engine.game import Game
@@ -47,24 +47,30 @@ class Cards:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
     async def show(self, view: TurnView, last: str, *, tile: str | None = None,
-                   choices: Choices | None = None, board: Game | None = None) -> None:
+                   choices: Choices | None = None, board: Game | None = None,
+                   newest: Played | None = None) -> None:
         """Put `view` on the game's card (edit it, or post it when there is none to edit).
         Returns once Discord has it; raises `discord.HTTPException` when it refused both.
-        `last` is written in the game's language; `board`: the game to draw, when the
-        caller has it already (from the service's public view)."""
+        `last` is written in the game's language; `board`: the game to draw, with
+        `newest` its newest action (`Shown.last`: what the picture's description names
+        when `view` made no move), when the caller has them already (from the service's
+        public view); else they are asked for."""
         async with self._lock(view.game_id):
             if self._shown.get(view.game_id, -1) > view.version:
                 return  # a newer change is on the card already
             if board is None:
-                board = (await self.bot.service.public_view(view.game_id)).board
+                shown = await self.bot.service.public_view(view.game_id)
+                board, newest = shown.board, shown.last
             language = game_language(view)
-            png = None
+            png, beyond = None, 0
             if board is not None:
-                png = await self.bot.pictures.card(board, tile, language)
+                png, beyond = await asyncio.gather(
+                    self.bot.pictures.card(board, tile, language),
+                    self.bot.pictures.beyond(board, tile))
             with speaking(language):
+                description = alt.card_alt(view, newest, tile, beyond)
                 layout = card_layout(view, last, picture=png is not None, tile=tile,
-                                     choices=choices)
-                description = board_alt()
+                                     choices=choices, alt=description)
             await self._put(view, layout, png, description)
             self._shown[view.game_id] = view.version
 

@@ -23,10 +23,11 @@ from carca_bot.bot.words.safe import safe_name
 from carca_bot.engine.game import Game
 from carca_bot.i18n import Domain, speaking
 from carca_bot.render.replay import Replay, ReplayTooLarge, render_replay
-from carca_bot.render.summary import render_summary
+from carca_bot.render.summary import Tally, render_summary
 from carca_bot.replay_html import build_replay_html
 from carca_bot.service import GameRating, GameService, SeatRating, ServiceError
 from carca_bot.service.history import public_history, tally
+from carca_bot.words.alt_end import replay_alt, summary_alt
 from carca_bot.words.fair import rating_status
 
 log = logging.getLogger("carca_bot.bot")
@@ -37,8 +38,8 @@ T = TypeVar("T")
 MARGIN = 64 * 1024  # bytes kept free of the limit for the message's own form data
 
 
-def summary_card(game: Game, language: str) -> bytes:
-    return render_summary(tally(public_history(game)), language)
+def summary_card(numbers: Tally, language: str) -> bytes:
+    return render_summary(numbers, language)
 
 
 def html_replay(game: Game, language: str) -> bytes:
@@ -58,22 +59,30 @@ async def _attempt(pictures: Pictures, game_id: int, what: str,
     return None
 
 
+async def _card(pictures: Pictures, game_id: int, numbers: Tally | None,
+                language: str) -> bytes | None:
+    if numbers is None:
+        return None
+    return await _attempt(pictures, game_id, "summary card",
+                          lambda: summary_card(numbers, language))
+
+
 async def end_of_game(pictures: Pictures, game_id: int, game: Game, language: str,
                       budget: int) -> tuple[list[discord.File], list[str]]:
-    """The card, the animation and the HTML page within `budget` bytes in all, and a
-    note for each one left out (in `language`)."""
+    """The card, the animation and the HTML page within `budget` bytes in all, each
+    with its description, and a note for each one left out (in `language`)."""
+    numbers = await _attempt(pictures, game_id, "tally", lambda: tally(public_history(game)))
     card, page = await asyncio.gather(
-        _attempt(pictures, game_id, "summary card", lambda: summary_card(game, language)),
+        _card(pictures, game_id, numbers, language),
         _attempt(pictures, game_id, "HTML replay", lambda: html_replay(game, language)))
     files: list[discord.File] = []
     notes: list[str] = []
     left = budget - MARGIN
     with speaking(language):
-        if card is not None and len(card) <= left:
+        if card is not None and numbers is not None and len(card) <= left:
             left -= len(card)
             files.append(discord.File(io.BytesIO(card), filename=f"game-{game_id}-summary.png",
-                                      description=_("The final ranking, points by category "
-                                                    "and each player's score over the game")))
+                                      description=summary_alt(numbers)))
         else:
             notes.append(_("(The summary card could not be attached.)"))
         if page is not None and len(page) <= left:
@@ -84,7 +93,7 @@ async def end_of_game(pictures: Pictures, game_id: int, game: Game, language: st
         else:
             html = None
             notes.append(_("(The HTML replay could not be attached.)"))
-        made, note = await _animation(pictures, game_id, game, language, left)
+        made, note = await _animation(pictures, game_id, game, language, left, numbers)
         if made is not None:
             files.append(made)
         if note:
@@ -95,7 +104,7 @@ async def end_of_game(pictures: Pictures, game_id: int, game: Game, language: st
 
 
 async def _animation(pictures: Pictures, game_id: int, game: Game, language: str,
-                     room: int) -> tuple[discord.File | None, str]:
+                     room: int, numbers: Tally | None) -> tuple[discord.File | None, str]:
     """The animated replay within `room` bytes, or a note saying why it is left out (in
     the language spoken)."""
     def animate() -> Replay:
@@ -112,8 +121,9 @@ async def _animation(pictures: Pictures, game_id: int, game: Game, language: str
     except Exception:  # a picture never stops the last post
         log.warning("game=%s animated replay could not be made", game_id, exc_info=True)
         return None, _("(The animated replay could not be attached.)")
+    about = replay_alt(numbers) if numbers is not None else _("The whole game, tile by tile")
     return discord.File(io.BytesIO(made.data), filename=f"game-{game_id}-replay.{made.format}",
-                        description=_("The whole game, tile by tile")), ""
+                        description=about), ""
 
 
 async def export_page(pictures: Pictures, game_id: int, game: Game, language: str,

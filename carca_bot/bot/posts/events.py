@@ -71,7 +71,7 @@ async def first_post(bot: Bot, info: EventInfo, pairing: Pairing, view: TurnView
         content = f"{head}\n\n{text.status_text(view)}"
         files = []
         if board is not None:
-            files.append(await bot.pictures.board_file(board, BOARD_BYTES, language))
+            files.append(await bot.pictures.board_file(board, BOARD_BYTES, language, view))
         components = row_for(view, None, private=False)
     try:
         await post(bot, view.where, content, components, [u.id for u in pairing.players],

@@ -102,21 +102,23 @@ class Outbox:
         view = catch.view
         with speaking(game_language(view)):
             said = [d for d in map(text.describe, played(catch.played)) if d]
-            now = dataclasses.replace(view, events=tuple(catch.lines))
+            # What the changes told and did: the card's words and its picture's.
+            now = dataclasses.replace(view, events=tuple(catch.lines), played=catch.played)
             last = "\n".join([*said, text.move_lines(now)])
-        await self.bot.cards.show(view, last)
+        await self.bot.cards.show(now, last)
         if view.finished:
             await self._catch_up_post(catch)
 
     async def _catch_up_post(self, catch: CatchUp) -> None:
         view = catch.view
         files: list[discord.File] = []
-        board = (await self.bot.service.public_view(view.game_id)).board
+        shown = await self.bot.service.public_view(view.game_id)
         rated = await endgame.rating_of(self.bot.service, view.game_id)
+        now = dataclasses.replace(view, events=tuple(catch.lines), played=catch.played)
         with speaking(game_language(view)) as language:
-            if board is not None:
-                files.append(await self.bot.pictures.board_file(board, BOARD_BYTES,
-                                                                 language))
+            if shown.board is not None:
+                files.append(await self.bot.pictures.board_file(
+                    shown.board, BOARD_BYTES, language, now, shown.last))
             content = text.with_notes(text.catch_up(view, catch.lines, played(catch.played)),
                                       endgame.rating_lines(rated))
             components = (final_row(view.game_id) if view.finished

@@ -60,6 +60,10 @@ class Pings:
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
+    def forget(self, user_id: str) -> None:
+        """Nothing kept about this user any more (their data was erased)."""
+        self._dm_closed.discard(user_id)
+
     async def turn(self, view: TurnView, tile: str | None = None,
                    reminder: str | None = None) -> None:
         """Tell the player to act that it is their turn, once per turn, deleting the last

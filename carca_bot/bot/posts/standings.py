@@ -19,6 +19,7 @@ from carca_bot.i18n import Domain, current
 from carca_bot.render.league import PER_PAGE, StandingRow, render_standings
 from carca_bot.service import EventInfo, Standing
 from carca_bot.service import head_to_head as shared_places
+from carca_bot.words.alt_league import standings_alt
 
 _T = Domain("bot")
 _ = _T.gettext
@@ -118,8 +119,9 @@ async def standings_pictures(pictures: Pictures, info: EventInfo, rows: Sequence
             return None
         room -= len(png)
         name = f"standings-{info.id}.png" if number == 1 else f"standings-{info.id}-{number}.png"
-        # TRANSLATORS: the description (alt text) of a standings picture.
-        about = _("The standings, page {page} of {pages}").format(page=number, pages=total)
+        about = standings_alt(info.title, drawn[(number - 1) * PER_PAGE:number * PER_PAGE],
+                              page=number, pages=total, round_no=round_no, rounds=rounds,
+                              final=final)
         files.append(discord.File(io.BytesIO(png), filename=file_name(name),
                                   description=about))
     return files

@@ -100,7 +100,8 @@ async def _ended_by_timer(bot: Bot, report: TimerReport) -> None:
         content = f"{late_words(report)}\n{text.public_update(view)}"
         files: list[discord.File] = []
         if shown.board is not None:
-            board = await bot.pictures.board_file(shown.board, BOARD_BYTES, language)
+            board = await bot.pictures.board_file(shown.board, BOARD_BYTES, language, view,
+                                                  shown.last)
             files.append(board)
             more, notes = await endgame.end_of_game(bot.pictures, view.game_id, shown.board,
                                                     language, BOARD_BYTES - file_size(board))
@@ -109,7 +110,7 @@ async def _ended_by_timer(bot: Bot, report: TimerReport) -> None:
         components = final_row(view.game_id) if view.finished else row_for(
             view, None, private=False)
     try:
-        await bot.cards.show(view, last, board=shown.board)
+        await bot.cards.show(view, last, board=shown.board, newest=shown.last)
         await post(bot, view.where, content, components, text.pinged(view), files,
                    shows=view)
     except discord.HTTPException:
