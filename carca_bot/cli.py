@@ -186,8 +186,8 @@ def _export_user(args: argparse.Namespace) -> int:
 
 
 def _plan_lines(plan: ErasePlan) -> list[str]:
-    doing = {"leave": "leaves the lobby", "resign": "resigns from the running game",
-             "delete": "deletes their imported game"}
+    doing = {"leave": "leaves the lobby", "cancel": "closes the lobby they opened",
+             "resign": "resigns from the running game", "delete": "deletes their imported game"}
     lines = [f"  {doing[g.action]} {g.game_id} (server {g.where.guild}, channel "
              f"{g.where.channel})" for g in plan.games]
     lines += [f"  withdraws from the event {e.event_id} ({e.title!r}, server {e.guild})"

@@ -51,10 +51,14 @@ FORMAT = "carca-privacy/1"
 MAX_USER_ID = 64
 
 
+STEP_ACTIONS = ("leave", "cancel", "resign", "delete")
+
+
 @dataclass(frozen=True)
 class GameStep:
-    """A game an erasure changes: `action` is leave (a lobby), resign (a running game),
-    or delete (the user's own game: a record they imported to study, in any state)."""
+    """A game an erasure changes: `action` is one of `STEP_ACTIONS`: leave (a lobby they
+    sit in), cancel (a lobby they host without a seat), resign (a running game), or
+    delete (the user's own game: a record they imported to study, in any state)."""
 
     game_id: int
     where: Where

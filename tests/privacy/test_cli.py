@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from carca_bot.cli import main
-from carca_bot.service import GameService
+from carca_bot.cli import _plan_lines, main
+from carca_bot.service import ErasePlan, GameService, GameStep, Where
+from carca_bot.service.privacy import STEP_ACTIONS
 from tests.privacy.world import G2, ZOE, finished_world, occurrences, snapshot
 from tests.service.helpers import Clock
 
@@ -107,3 +108,13 @@ def test_a_bad_user_id_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[
     made(db)
     assert main(["erase-user", "former:1", "--db", str(db), "--yes"]) == 2
     assert "bad_user_id" in capsys.readouterr().err
+
+
+def test_the_operators_plan_words_every_kind_of_step() -> None:
+    """`carca-bot erase-user` prints the plan before asking: each kind of step has a line
+    (a lobby the user opened without a seat is "cancel")."""
+    steps = tuple(GameStep(n, Where("1", "2"), action) for n, action in enumerate(STEP_ACTIONS))
+    lines = _plan_lines(ErasePlan(ZOE.id, steps, (), 9, "token"))
+    assert [line.split(" ")[-5] for line in lines[:-1]] == [str(n) for n in range(len(steps))]
+    assert "closes the lobby they opened 1" in lines[1]
+    assert lines[-1] == "  deletes or rewrites 9 stored rows"
