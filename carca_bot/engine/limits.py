@@ -20,6 +20,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from carca_bot.engine.catalogue import catalogue
+from carca_bot.engine.rules import BY_NAME
 
 MAX_RECORD_BYTES = 1_000_000
 """A record's whole text, in UTF-8 bytes. CPython takes up to a few hundred
@@ -161,11 +162,12 @@ def max_actions(players: int, expansions: frozenset[str]) -> int:
     """The most actions a game with this setup can have.
 
     Every tile turn or discard uses a tile of the supply (less the start tile); each
-    player places or skips one abbey at most; after a turn each wagon owner decides at
-    most once; one `end`.
+    player places or skips each piece dealt (an abbey) once at most; after a turn each
+    figure that waits for its owner (a wagon) is decided on at most once; one `end`.
     """
     tiles = sum(t.count for t in catalogue().tiles.values()
                 if t.expansion == "base" or t.expansion in expansions) - 1
-    turns = tiles + (players if "abbey_mayor" in expansions else 0)
-    wagons = players if "abbey_mayor" in expansions else 0
+    records = [BY_NAME[name] for name in sorted(expansions) if name in BY_NAME]
+    turns = tiles + players * sum(p.per_player for r in records for p in r.pieces)
+    wagons = players * sum(f.per_player for r in records for f in r.figures if f.lifted)
     return turns * (1 + wagons) + 1

@@ -12,11 +12,23 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from carca_bot.engine.figures import FIGURE_TABLE
 from carca_bot.render import palette as pal
 from carca_bot.render import text
 from carca_bot.render.tile_art import ASSETS
 
-FIGURE_KINDS = ("follower", "farmer", "abbot", "mayor", "wagon", "barn")
+
+def lying(figure: str) -> str:
+    """The picture of a figure that farms, lying in a field ('farmer' for the follower)."""
+    return "farmer" if figure == "follower" else f"{figure}_farmer"
+
+
+# Every figure of the figure table has a picture, and each that farms a lying one too.
+FIGURE_KINDS = tuple(kind for f in FIGURE_TABLE
+                     for kind in ((f.name, lying(f.name)) if f.farms else (f.name,)))
+# Pictures drawn first, under the standing ones: figures lying in fields, corner figures.
+FLAT_KINDS = frozenset({lying(f.name) for f in FIGURE_TABLE if f.farms}
+                       | {f.name for f in FIGURE_TABLE if f.corner})
 MARKER_KINDS = ("king", "robber")
 FIGURE_SIZE = 64
 TOKEN_SIZE = 48

@@ -15,6 +15,7 @@ from typing import Any
 
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.events import Event
+from carca_bot.engine.rules import BY_NAME, FIGURE_TABLE, PIECES
 from carca_bot.i18n import N_, Domain
 
 _T = Domain("words")
@@ -63,20 +64,17 @@ def _quoted(value: object) -> str:
 
 # -- names of things, for the few sentences that hold one as a field ------------------
 
-FIGURES = {
-    "follower": lambda: pgettext("figure", "follower"),
-    "abbot": lambda: pgettext("figure", "abbot"),
-    "mayor": lambda: pgettext("figure", "mayor"),
-    "wagon": lambda: pgettext("figure", "wagon"),
-    "barn": lambda: pgettext("figure", "barn"),
-}
-A_FIGURE = {
-    "follower": lambda: pgettext("a figure", "a follower"),
-    "abbot": lambda: pgettext("a figure", "an abbot"),
-    "mayor": lambda: pgettext("a figure", "a mayor"),
-    "wagon": lambda: pgettext("a figure", "a wagon"),
-    "barn": lambda: pgettext("a figure", "a barn"),
-}
+def _figure_words(attribute: str) -> dict[str, Callable[[], str]]:
+    """Each figure's name as its record gives it (`noun`, `a_noun` or `title`), translated
+    when said (the records' message ids are in this domain's catalogue)."""
+    def said(message: str) -> Callable[[], str]:
+        return lambda: _(message)
+    return {f.name: said(getattr(f, attribute)) for f in FIGURE_TABLE}
+
+
+FIGURES = _figure_words("noun")  # "follower"
+A_FIGURE = _figure_words("a_noun")  # "a follower"
+TITLES = _figure_words("title")  # "Follower", as a menu shows it
 # TRANSLATORS: where a figure may not stand ("an abbot cannot stand on a field").
 ON_A_FEATURE = {
     "road": lambda: pgettext("stand on", "a road"),
@@ -111,6 +109,35 @@ def _named(table: dict[str, Callable[[], str]], key: str) -> str:
 def figure_name(figure: str) -> str:
     """A figure's name ('follower', 'abbot', ...); a name no figure has stays as typed."""
     return _named(FIGURES, figure)
+
+
+def a_figure(figure: str) -> str:
+    """A figure's name with its article ('a follower'), as its record gives it."""
+    return _named(A_FIGURE, figure)
+
+
+def figure_title(figure: str) -> str:
+    """A figure's name as a menu or a button shows it ('Follower')."""
+    return _named(TITLES, figure)
+
+
+_HELD = {**{f.name: f.held for f in FIGURE_TABLE}, **{p.name: p.held for p in PIECES}}
+
+
+def held(piece: str, n: int) -> str:
+    """'5 followers', '1 abbey', '2 tunnel tokens': what a player holds, by its `supply`
+    key (a figure or a piece of an expansion's record)."""
+    words = _HELD.get(piece)
+    if words is None:
+        return f"{piece} {n}"
+    return ngettext(words[0], words[1], n).format(n=n)
+
+
+def expansion_title(name: str) -> str:
+    """An expansion's name as its record gives it ('Abbey & Mayor'); 'base' for the base
+    game; a name no record has stays as it is."""
+    record = BY_NAME.get(name)
+    return _(record.title) if record is not None else name
 
 
 # -- refusals -----------------------------------------------------------------------
@@ -186,6 +213,21 @@ def _occupied(p: Params, n: Names) -> str:
     if kind == "garden":
         return _("that garden is already occupied")
     return _("that building is already occupied")
+
+
+def _joins_no_follower(p: Params, n: Names) -> str:
+    kind = p["kind"]
+    if kind == "field":
+        return _("none of your farmers is in that field")
+    if kind == "city":
+        return _("none of your followers is in that city")
+    return _("none of your followers is on that road")
+
+
+def _joins_completed(p: Params, n: Names) -> str:
+    if p["kind"] == "city":
+        return _("this tile completes that city")
+    return _("this tile completes that road")
 
 
 def _wagon_onto(p: Params, n: Names) -> str:
@@ -266,6 +308,8 @@ REFUSALS: dict[str, Words] = {
     "garden_abbot_only": _plain(N_("only an abbot may stand in a garden")),
     "figure_not_allowed": _not_allowed,
     "feature_occupied": _occupied,
+    "joins_no_follower": _joins_no_follower,
+    "joins_completed": _joins_completed,
     "barn_not_corner": lambda p, n: _("a barn goes on a corner (NW, NE, SE or SW), not {on}")
     .format(on=_quoted(p["on"])),
     "barn_corner_not_field": lambda p, n: _("a barn needs four tiles meeting at the {corner} "
@@ -305,7 +349,8 @@ PLACEMENT = frozenset({"tile_square_taken", "tile_no_neighbour", "tile_edge_mism
                        "river_three_turns", "cult_crowded", "cult_partner_taken"})
 FIGURE = frozenset({"unknown_figure", "figure_not_in_hand", "deploy_nothing_named",
                     "garden_abbot_only", "figure_not_allowed", "feature_occupied",
-                    "barn_not_corner", "barn_corner_not_field", "barn_field_taken"})
+                    "joins_no_follower", "joins_completed", "barn_not_corner",
+                    "barn_corner_not_field", "barn_field_taken"})
 TOKEN = frozenset({"no_tunnels", "no_such_pair", "pair_used", "token_no_tile",
                    "token_nothing_named", "no_tunnel_entrance", "entrance_taken"})
 
