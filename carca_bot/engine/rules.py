@@ -15,18 +15,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from carca_bot.engine.expansions import abbey_mayor, abbot, cult, king_robber, river, tunnel
+from carca_bot.engine.expansions import (
+    abbey_mayor,
+    abbot,
+    cult,
+    inns_cathedrals,
+    king_robber,
+    river,
+    tunnel,
+)
 from carca_bot.engine.expansions.base import BASE
 from carca_bot.engine.figure_types import FigureType, Piece
 from carca_bot.engine.state import Expansion
 
 REGISTERED: tuple[Expansion, ...] = (
     river.EXPANSION, abbot.EXPANSION, abbey_mayor.EXPANSION, king_robber.EXPANSION,
-    cult.EXPANSION, tunnel.EXPANSION,
+    cult.EXPANSION, tunnel.EXPANSION, inns_cathedrals.EXPANSION,
 )
 ORDER: tuple[Expansion, ...] = (
     river.EXPANSION, abbot.EXPANSION, cult.EXPANSION, abbey_mayor.EXPANSION,
-    king_robber.EXPANSION, tunnel.EXPANSION,
+    king_robber.EXPANSION, tunnel.EXPANSION, inns_cathedrals.EXPANSION,
 )
 EXPANSIONS: tuple[str, ...] = tuple(e.name for e in REGISTERED)
 BY_NAME: dict[str, Expansion] = {e.name: e for e in (BASE, *REGISTERED)}

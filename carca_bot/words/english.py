@@ -428,6 +428,34 @@ def _city(p: Params) -> str:
     return text.format(n=n, each=each)
 
 
+def _inn(p: Params) -> str:
+    """A road with an inn (Inns & Cathedrals): 2 per tile completed, nothing at the end."""
+    n = p["tiles"]
+    if p["final"]:
+        return ngettext("incomplete road of {n} tile with an inn (nothing at the end)",
+                        "incomplete road of {n} tiles with an inn (nothing at the end)",
+                        n).format(n=n)
+    return ngettext("completed road of {n} tile with an inn (2 per tile)",
+                    "completed road of {n} tiles with an inn (2 per tile)", n).format(n=n)
+
+
+def _cathedral(p: Params) -> str:
+    """A city with a cathedral: 3 per tile and pennant completed, nothing at the end."""
+    n, pennants = p["tiles"], p["pennants"]
+    if p["final"]:
+        return ngettext("incomplete city of {n} tile with a cathedral (nothing at the end)",
+                        "incomplete city of {n} tiles with a cathedral (nothing at the end)",
+                        n).format(n=n)
+    if pennants:
+        tiles = ngettext("{n} tile", "{n} tiles", n).format(n=n)
+        shields = ngettext("{n} pennant", "{n} pennants", pennants).format(n=pennants)
+        return _("completed city of {tiles} and {pennants} with a cathedral (3 per tile and "
+                 "pennant)").format(tiles=tiles, pennants=shields)
+    return ngettext("completed city of {n} tile with a cathedral (3 per tile and pennant)",
+                    "completed city of {n} tiles with a cathedral (3 per tile and pennant)",
+                    n).format(n=n)
+
+
 def _building(p: Params) -> str:
     name = p["name"]
     if not p["final"]:
@@ -444,6 +472,10 @@ def _counted(reason: str, p: Params) -> str:
         return _road(p)
     if reason == "city":
         return _city(p)
+    if reason == "inn":
+        return _inn(p)
+    if reason == "cathedral":
+        return _cathedral(p)
     return _building(p)
 
 
@@ -496,7 +528,7 @@ def _title(reason: str, p: Params) -> str:
 def detail(ev: Event) -> str:
     """What happened, without who: how points were counted, or why it happened."""
     p, reason = ev.params, ev.reason
-    if reason in ("road", "city", "building"):
+    if reason in ("road", "city", "building", "inn", "cathedral"):
         return _counted(reason, p)
     if reason == "abbot_recalled":
         return _("recalled abbot: {counted}").format(counted=_counted(p["counted"], p))
@@ -521,8 +553,8 @@ def detail(ev: Event) -> str:
     return reason.replace("_", " ")
 
 
-REASONS = ("road", "city", "building", "abbot_recalled", "barn_placed", "barn_joined",
-           "farmers_final", "barn_final", "title_final", "title_taken", "challenge",
+REASONS = ("road", "city", "building", "inn", "cathedral", "abbot_recalled", "barn_placed",
+           "barn_joined", "farmers_final", "barn_final", "title_final", "title_taken", "challenge",
            "discarded", "wagon_stuck", "wagon_returned", "wagon_moved")  # what `detail` says
 
 

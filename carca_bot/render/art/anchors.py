@@ -91,6 +91,9 @@ def _art(tile_id: str, tunnel: bool) -> bytes:
 @cache
 def garden_spot(tile_id: str) -> Pt:
     """Where the art put the garden: the candidate spot nearest the hedge's pixels."""
+    placed = plan_for(tile_id).garden_at
+    if placed is not None:
+        return placed
     data = _art(tile_id, False)
     xs: list[int] = []
     ys: list[int] = []

@@ -46,6 +46,12 @@ _MAYOR_RIGHT: list[Pt] = [
     (0.58, 0.38), (0.76, 0.41), (0.95, 0.46), (0.99, 0.55), (0.93, 0.63), (0.72, 0.64),
     (0.77, 0.8), (0.91, 0.94), (0.86, 0.995), (0.62, 0.995), (0.5, 0.87),
 ]
+# The large follower (Inns & Cathedrals): broad shoulders, thick arms, legs set wide on
+# one broad base, and a bigger head: the follower's pose, twice the weight.
+_LARGE_RIGHT: list[Pt] = [
+    (0.6, 0.33), (0.8, 0.34), (0.97, 0.4), (0.995, 0.5), (0.95, 0.6), (0.74, 0.6),
+    (0.8, 0.76), (0.98, 0.92), (0.95, 0.995), (0.62, 0.995), (0.5, 0.9),
+]
 _ABBOT_RIGHT: list[Pt] = [
     (0.5, 0.0), (0.63, 0.12), (0.69, 0.27), (0.76, 0.37), (0.93, 0.5), (0.9, 0.6),
     (0.72, 0.58), (0.77, 0.8), (0.86, 0.97), (0.5, 0.97),
@@ -69,6 +75,15 @@ def _parts(kind: str) -> tuple[list[Part], Pt, float]:
         lying = _turned(_body(_MEEPLE_RIGHT))
         hx, hy = _turned([(0.5, 0.19)])[0]
         return [Part(lying), Part(circle=(hx, hy, 0.155 * 0.88))], (0.52, 0.54), 0.24
+    if kind == "large":
+        belt = Part(((0.28, 0.58), (0.72, 0.58), (0.72, 0.66), (0.28, 0.66)), shade=0.65)
+        return ([Part(_body(_LARGE_RIGHT)), Part(circle=(0.5, 0.18, 0.175)), belt], (0.5, 0.47),
+                0.2)
+    if kind == "large_farmer":
+        lying = _turned(_body(_LARGE_RIGHT))
+        hx, hy = _turned([(0.5, 0.18)])[0]
+        belt = Part(_turned(((0.28, 0.58), (0.72, 0.58), (0.72, 0.66), (0.28, 0.66))), shade=0.65)
+        return [Part(lying), Part(circle=(hx, hy, 0.175 * 0.88)), belt], (0.6, 0.55), 0.22
     if kind == "abbot":
         face = Part(tuple(arc(0.5, 0.22, 0.075, 0.095, 0, 360, 16)), shade=0.55)
         return [Part(_body(_ABBOT_RIGHT)), face], (0.5, 0.7), 0.24

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from carca_bot.engine.catalogue import Kind, Shape, catalogue
 from carca_bot.render import palette
-from carca_bot.render.art.canvas import cubic, spline
+from carca_bot.render.art.canvas import cubic, inside, resample, spline
 from carca_bot.render.units import INWARD, MID, Pt, turn_all
 
 CAP_DEPTH = 0.28
@@ -29,6 +29,7 @@ class CityArt:
     walls: list[list[Pt]]  # where the city borders anything but the tile edge
     shields: list[Pt] = field(default_factory=list)
     colour: palette.RGB = palette.CITY
+    cathedral: Pt | None = None  # Inns & Cathedrals: where its cathedral stands
 
 
 @dataclass
@@ -55,6 +56,8 @@ class Plan:
     abbey_wall: bool = False
     tunnel_trace: list[Pt] = field(default_factory=list)  # AM12: the road underground
     arches: list[tuple[Pt, Pt]] = field(default_factory=list)  # a city passing under another
+    inns: list[tuple[Pt, Pt]] = field(default_factory=list)  # where, and towards its road
+    garden_at: Pt | None = None  # where the garden goes, when the usual spots will not do
 
 
 # --- city shapes, drawn for one orientation and turned into place --------------------------
@@ -93,8 +96,9 @@ def three_new() -> CityArt:
 
 
 def _turned(city: CityArt, k: int) -> CityArt:
+    cathedral = None if city.cathedral is None else turn_all([city.cathedral], k)[0]
     return CityArt([turn_all(p, k) for p in city.polys], [turn_all(w, k) for w in city.walls],
-                   turn_all(city.shields, k), city.colour)
+                   turn_all(city.shields, k), city.colour, cathedral)
 
 
 _SHIELD_AT: dict[str, list[Pt]] = {
@@ -103,8 +107,10 @@ _SHIELD_AT: dict[str, list[Pt]] = {
 }
 
 
-def city_for(sides: tuple[int, ...], pennants: int, roomy: bool = False) -> CityArt:
-    """The usual picture of a city reaching `sides`, with its shields.
+def city_for(sides: tuple[int, ...], pennants: int, roomy: bool = False,
+             cathedral: bool = False) -> CityArt:
+    """The usual picture of a city reaching `sides`, with its shields (and its cathedral
+    where a shield would stand; its shields then beside it).
 
     `roomy`: nothing else is on the tile, so a corner city may bulge further.
     """
@@ -124,8 +130,12 @@ def city_for(sides: tuple[int, ...], pennants: int, roomy: bool = False) -> City
     else:
         square: list[Pt] = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
         art, kind, k = CityArt([square], []), ("full2" if pennants > 1 else "full"), 0
+    if cathedral:
+        art.cathedral = _SHIELD_AT[kind][0]
     if pennants:
         art.shields = list(_SHIELD_AT[kind])
+        if cathedral:
+            art.shields = [(x, y + 0.3) for x, y in art.shields]
     return _turned(art, k)
 
 
@@ -164,7 +174,8 @@ def generic_plan(shape: Shape) -> Plan:
     roomy = not shape.river and all(s.kind is not Kind.ROAD for s in shape.segments)
     for seg in shape.segments:
         if seg.kind is Kind.CITY:
-            plan.cities.append(city_for(seg.sides, seg.pennants, roomy))
+            plan.cities.append(city_for(seg.sides, seg.pennants, roomy,
+                                        bool(seg.mod("cathedral"))))
         elif seg.kind is Kind.BUILDING:
             plan.building = seg.building
         elif seg.kind is Kind.GARDEN:
@@ -320,12 +331,57 @@ def _tu4(plan: Plan) -> None:
                   *(RoadArt(to_point(side, plan.hill), "tunnel") for side in (1, 2, 3))]
 
 
+def _ic3(plan: Plan) -> None:
+    """Four cities, one per side, walled from each other along the diagonals, round an
+    enclosed field with a garden."""
+    lo, hi = 0.3, 0.7
+    corners = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+    inner = [(lo, lo), (hi, lo), (hi, hi), (lo, hi)]
+    plan.cities = [CityArt([[corners[i], corners[(i + 1) % 4], inner[(i + 1) % 4], inner[i]]],
+                           [[corners[i], inner[i], inner[(i + 1) % 4], corners[(i + 1) % 4]]])
+                   for i in range(4)]
+    plan.cities.append(CityArt([inner], [[*inner, inner[0]]], colour=palette.FIELD))
+    plan.garden_at = CENTRE
+
+
+def _funnel(depth: float) -> CityArt:
+    """A city on the north edge narrowing to a gate at `depth` (turned into place)."""
+    right = spline([(1.0, 0.0), (0.9, 0.13), (0.7, 0.2), (0.61, 0.26), (0.58, depth)])
+    left = [(1 - x, y) for x, y in reversed(right)]
+    return CityArt([[(0.0, 0.0), *right, *left]], [[*right, *left]])
+
+
+def _ic5(plan: Plan) -> None:
+    """Two cities narrowing to a square in the middle where both roads end: the cities and
+    the square part the four fields."""
+    plan.cities = [_funnel(0.38), _turned(_funnel(0.38), 2)]
+    plan.village = CENTRE
+    plan.roads = [RoadArt(to_point(side, CENTRE), "village") for side in (1, 3)]
+
+
+def _ic6(plan: Plan) -> None:
+    """A smaller corner city, so its wall and the southern city's stay apart."""
+    corner = corner_nw(0.42)
+    corner.shields = [(0.22, 0.22)]
+    plan.cities = [corner, cap(2, 0.26)]
+
+
+def _ic7(plan: Plan) -> None:
+    """The city's wall runs on to the south-east corner, cutting off the eastern grass."""
+    plan.cities[0].walls.append(spline([(0.72, 0.25), (0.68, 0.5), (0.8, 0.8), (1.02, 1.02)]))
+
+
+def _ic8(plan: Plan) -> None:
+    plan.roads = [RoadArt(to_point(2, (0.5, 0.16)), "gate")]
+
+
 _OVERRIDES: dict[str, Callable[[Plan], None]] = {
     "AM2": lambda p: _crossed(p, True), "KR5": lambda p: _crossed(p, False), "AM3": _am3,
     "AM4": _am4, "AM6": _west_gate, "KR2": _west_gate, "KR3": _west_gate, "AM7": _am7, "AM8": _am8,
     "AM9": _am9, "KR4": _kr4, "RV-monastery": _rv_monastery,
     "RV-city-road": _rv_city_road, "RV-bridge": _rv_bridge,
     "RV-city-curve": _rv_city_curve, "TU4": _tu4,
+    "IC3": _ic3, "IC5": _ic5, "IC6": _ic6, "IC7": _ic7, "IC8": _ic8,
 }
 
 
@@ -339,5 +395,54 @@ def plan_for(tile_id: str, tunnel: bool = False) -> Plan:
         _am12(plan, tunnel)
     elif tile_id in _OVERRIDES:
         _OVERRIDES[tile_id](plan)
+    _place_inns(plan, shape)
     return plan
+
+
+# --- inns ---------------------------------------------------------------------------------------
+
+def _clear(plan: Plan, p: Pt) -> bool:
+    """Whether an inn fits at `p`: inside the tile's margin, on grass, clear of the roads,
+    buildings and other inns."""
+    x, y = p
+    if not (0.2 <= x <= 0.8 and 0.2 <= y <= 0.8):
+        return False
+    probes = [(x + dx, y + dy) for dx in (-0.14, 0.0, 0.14) for dy in (-0.12, 0.0, 0.08)]
+    polys = [poly for c in plan.cities for poly in c.polys]
+    if any(inside(q, poly) for q in probes for poly in polys):
+        return False
+    busy = [plan.building_at] if plan.building else []
+    busy += [q for q in (plan.village, plan.hill) if q is not None] + plan.houses
+    busy += [at for at, _ in plan.inns]
+    if any(math.dist(p, q) < 0.3 for q in busy):
+        return False
+    return all(math.dist(p, q) > 0.16 for r in plan.roads for q in resample(r.path, 0.02))
+
+
+def _place_inns(plan: Plan, shape: Shape) -> None:
+    """An inn beside each road with one: near the middle of the road's visible stretch, on
+    whichever side has room."""
+    for seg in shape.segments:
+        if seg.kind is not Kind.ROAD or not seg.mod("inn"):
+            continue
+        road = next(r for r in plan.roads if _entry(r.path) in seg.sides)
+        pts = [p for p in resample(road.path, 0.02) if 0 <= p[0] <= 1 and 0 <= p[1] <= 1]
+        for frac in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8):
+            i = min(len(pts) - 2, int(frac * (len(pts) - 1)))
+            (ax, ay), (bx, by) = pts[i], pts[i + 1]
+            d = math.dist(pts[i], pts[i + 1]) or 1.0
+            nx, ny = -(by - ay) / d, (bx - ax) / d
+            spots = [((ax + nx * k, ay + ny * k), (-nx * k, -ny * k)) for k in (0.2, -0.2)]
+            spot = next((s for s in spots if _clear(plan, s[0])), None)
+            if spot is not None:
+                plan.inns.append(spot)
+                break
+        else:
+            raise ValueError(f"{shape.tile}: no room for its inn")
+
+
+def _entry(path: list[Pt]) -> int:
+    """The side a road path enters from: its first point lies just outside that edge."""
+    x, y = path[0]
+    return 0 if y < 0 else 1 if x > 1 else 2 if y > 1 else 3
 

@@ -62,8 +62,10 @@ def render(plan: Plan, size: int) -> Image.Image:
         parts.village(cv, plan.village)
     for at in plan.houses:
         parts.houses(cv, at)
+    for at, towards in plan.inns:
+        parts.inn(cv, at, towards)
     if plan.garden:
-        parts.garden(cv, _garden_spot(cv))
+        parts.garden(cv, plan.garden_at or _garden_spot(cv))
     if plan.abbey_wall:
         parts.abbey_wall(cv)
     return cv.finish()
