@@ -46,6 +46,7 @@ class Piece:
     noun: str  # message ids, as for a figure
     held: tuple[str, str]
     per_player: int = 0
+    art: bool = False  # has a picture of its own (render/art/figures.py `draw_piece`)
 
 
 def counts(figure: FigureType) -> bool:

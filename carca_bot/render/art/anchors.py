@@ -295,7 +295,7 @@ def _compute(tile_id: str, tunnel: bool) -> TileAnchors:
     shape = catalogue(tunnel).shape(tile_id, 0)
     plan = plan_for(tile_id, tunnel)
     labels = segment_map(tile_id, tunnel).tobytes()
-    shields = [s for c in plan.cities for s in c.shields]
+    shields = [s for c in plan.cities for s in [*c.shields, *(at for _, at in c.emblems)]]
     points: list[Pt] = []
     for si, seg in enumerate(shape.segments):
         if seg.kind is Kind.BUILDING:

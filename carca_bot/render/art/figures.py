@@ -8,7 +8,7 @@ are drawn without their pair number: the renderer writes any number into the mou
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PIL import Image
@@ -21,6 +21,8 @@ from carca_bot.render.units import Pt
 CLEAR = (0, 0, 0, 0)
 OUTLINE_W = 0.05
 WOOD = (110, 70, 40)
+PIECE_GROUND = (176, 132, 84)  # a held piece's disc: its rim, then its face
+PIECE_FACE = (238, 222, 188)
 
 
 @dataclass(frozen=True)
@@ -186,4 +188,25 @@ def draw_marker(kind: str, size: int) -> Image.Image:
         cv.polygon([(0.3, 0.7), (0.7, 0.7), (0.5, 0.86)], (180, 40, 40), pal.OUTLINE, 0.02)
     else:
         raise ValueError(f"unknown marker {kind!r}")
+    return cv.finish()
+
+
+# The emblem of each piece with art of its own (figure_art.PIECE_KINDS), drawn centred at a
+# point with a radius: on the piece's disc, and on the tiles whose cities carry a modifier
+# of that name (a goods symbol on a city, as on the printed tiles).
+Emblem = Callable[[Canvas, Pt, float], None]
+EMBLEMS: dict[str, Emblem] = {}
+
+
+def draw_piece(kind: str, size: int) -> Image.Image:
+    """A piece held in hand that is not a figure (`Piece.art`): a wooden disc, as the
+    cardboard tokens of the box, with the piece's emblem; in no player's colour."""
+    emblem = EMBLEMS.get(kind)
+    if emblem is None:
+        raise ValueError(f"no picture for the piece {kind!r}")
+    cv = Canvas(size, CLEAR, "RGBA")
+    cv.circle(0.5, 0.5, 0.48, pal.OUTLINE)
+    cv.circle(0.5, 0.5, 0.44, PIECE_GROUND)
+    cv.circle(0.5, 0.5, 0.38, PIECE_FACE)
+    emblem(cv, (0.5, 0.5), 0.3)
     return cv.finish()

@@ -9,12 +9,13 @@ cap, on two opposite sides a band, ...); the few unusual tiles get a hand-made l
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from carca_bot.engine.catalogue import Kind, Shape, catalogue
 from carca_bot.render import palette
 from carca_bot.render.art.canvas import cubic, inside, resample, spline
+from carca_bot.render.art.figures import EMBLEMS
 from carca_bot.render.units import INWARD, MID, Pt, turn_all
 
 CAP_DEPTH = 0.28
@@ -30,6 +31,7 @@ class CityArt:
     shields: list[Pt] = field(default_factory=list)
     colour: palette.RGB = palette.CITY
     cathedral: Pt | None = None  # Inns & Cathedrals: where its cathedral stands
+    emblems: list[tuple[str, Pt]] = field(default_factory=list)  # modifiers shown by a badge
 
 
 @dataclass
@@ -97,8 +99,9 @@ def three_new() -> CityArt:
 
 def _turned(city: CityArt, k: int) -> CityArt:
     cathedral = None if city.cathedral is None else turn_all([city.cathedral], k)[0]
+    emblems = [(name, turn_all([at], k)[0]) for name, at in city.emblems]
     return CityArt([turn_all(p, k) for p in city.polys], [turn_all(w, k) for w in city.walls],
-                   turn_all(city.shields, k), city.colour, cathedral)
+                   turn_all(city.shields, k), city.colour, cathedral, emblems)
 
 
 _SHIELD_AT: dict[str, list[Pt]] = {
@@ -108,9 +111,10 @@ _SHIELD_AT: dict[str, list[Pt]] = {
 
 
 def city_for(sides: tuple[int, ...], pennants: int, roomy: bool = False,
-             cathedral: bool = False) -> CityArt:
+             cathedral: bool = False, emblems: Sequence[str] = ()) -> CityArt:
     """The usual picture of a city reaching `sides`, with its shields (and its cathedral
-    where a shield would stand; its shields then beside it).
+    where a shield would stand, its shields then below it; the badges of its `emblems`,
+    beside the shields).
 
     `roomy`: nothing else is on the tile, so a corner city may bulge further.
     """
@@ -136,6 +140,9 @@ def city_for(sides: tuple[int, ...], pennants: int, roomy: bool = False,
         art.shields = list(_SHIELD_AT[kind])
         if cathedral:
             art.shields = [(x, y + 0.3) for x, y in art.shields]
+    x, y = _SHIELD_AT[kind][0]
+    beside = 0.17 if pennants else 0.0
+    art.emblems = [(name, (x + beside + 0.17 * i, y)) for i, name in enumerate(emblems)]
     return _turned(art, k)
 
 
@@ -174,8 +181,10 @@ def generic_plan(shape: Shape) -> Plan:
     roomy = not shape.river and all(s.kind is not Kind.ROAD for s in shape.segments)
     for seg in shape.segments:
         if seg.kind is Kind.CITY:
+            emblems = [name for name, count in seg.mods if name in EMBLEMS
+                       for _ in range(count)]
             plan.cities.append(city_for(seg.sides, seg.pennants, roomy,
-                                        bool(seg.mod("cathedral"))))
+                                        bool(seg.mod("cathedral")), emblems))
         elif seg.kind is Kind.BUILDING:
             plan.building = seg.building
         elif seg.kind is Kind.GARDEN:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from carca_bot.render import palette as pal
 from carca_bot.render.art.canvas import Canvas, arc, inside, resample, tangent
+from carca_bot.render.art.figures import EMBLEMS
 from carca_bot.render.art.tile_layout import CityArt
 from carca_bot.render.units import Pt
 
@@ -108,6 +109,8 @@ def city(cv: Canvas, art: CityArt, seed: int) -> None:
         cathedral(cv, art.cathedral)
     for s in art.shields:
         shield(cv, s)
+    for name, at in art.emblems:
+        badge(cv, name, at)
 
 
 def _merlons(cv: Canvas, points: Sequence[Pt], polys: Sequence[Sequence[Pt]]) -> None:
@@ -138,7 +141,8 @@ def _roofs(cv: Canvas, art: CityArt, seed: int) -> None:
                   for a in range(8)]
         if not all(any(inside(q, poly) for poly in art.polys) for q in [p, *probes]):
             continue
-        if any(math.dist(p, q) < 0.16 for q in placed + art.shields):
+        if any(math.dist(p, q) < 0.16 for q in placed + art.shields
+               + [at for _, at in art.emblems]):
             continue
         if art.cathedral is not None and math.dist(p, art.cathedral) < 0.3:
             continue
@@ -161,6 +165,13 @@ def shield(cv: Canvas, c: Pt, w: float = 0.16) -> None:
     cv.line([(x, top + 0.1 * w), (x, y + 0.42 * w)], 0.11 * w, pal.SHIELD_RIM, min_px=0.8)
     cv.line([(x - 0.3 * w, y - 0.12 * w), (x + 0.3 * w, y - 0.12 * w)], 0.11 * w, pal.SHIELD_RIM,
             min_px=0.8)
+
+
+def badge(cv: Canvas, name: str, c: Pt, r: float = 0.085) -> None:
+    """A modifier's emblem on a pale disc in a city (a goods symbol), as big as a shield."""
+    x, y = c
+    cv.circle(x, y, r, pal.SHIELD_RIM, pal.OUTLINE, 0.02)
+    EMBLEMS[name](cv, c, r * 0.8)
 
 
 def gate(cv: Canvas, at: Pt, d: Pt) -> None:
