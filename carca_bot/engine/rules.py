@@ -1,9 +1,11 @@
 """Every expansion's record, in one table; the figure table gathered from them.
 
-`REGISTERED` lists the records in the order records and menus list expansions;
-`ORDER` the same records in the order their hooks run within one hook point
-(Cult challenges before barn scoring, titles after wagons are lifted, goods
-last). Everything that lists expansions or figures reads these tables: the
+Each module of `engine/expansions/` that declares an `EXPANSION` is an expansion:
+the table is made from them, so adding one adds no line here. `REGISTERED`
+lists the records in the order records and menus list expansions (their
+`position`); `ORDER` the same records in the order their hooks run within one
+hook point (their `runs`: Cult challenges before barn scoring, titles after
+wagons are lifted). Everything that lists expansions or figures reads these tables: the
 record format, `Setup`, the catalogue, the figure table, and the tables of the
 other layers (names, parsing, pictures, the AI's values). A record that
 contradicts another (a name, an alias, a tile prefix or a figure given twice)
@@ -13,29 +15,31 @@ stops the engine at import, as does a table elsewhere that misses a figure
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Mapping
 
-from carca_bot.engine.expansions import (
-    abbey_mayor,
-    abbot,
-    cult,
-    inns_cathedrals,
-    king_robber,
-    river,
-    tunnel,
-)
+from carca_bot.engine import expansions
 from carca_bot.engine.expansions.base import BASE
 from carca_bot.engine.figure_types import FigureType, Piece
 from carca_bot.engine.state import Expansion
 
-REGISTERED: tuple[Expansion, ...] = (
-    river.EXPANSION, abbot.EXPANSION, abbey_mayor.EXPANSION, king_robber.EXPANSION,
-    cult.EXPANSION, tunnel.EXPANSION, inns_cathedrals.EXPANSION,
-)
-ORDER: tuple[Expansion, ...] = (
-    river.EXPANSION, abbot.EXPANSION, cult.EXPANSION, abbey_mayor.EXPANSION,
-    king_robber.EXPANSION, tunnel.EXPANSION, inns_cathedrals.EXPANSION,
-)
+
+def _records() -> list[Expansion]:
+    """The `EXPANSION` of every module in `engine/expansions/` (imported here)."""
+    found: list[Expansion] = []
+    for module in sorted({m.name for m in pkgutil.iter_modules(expansions.__path__)}):
+        record = getattr(importlib.import_module(f"{expansions.__name__}.{module}"),
+                         "EXPANSION", None)
+        if record is not None:
+            if not isinstance(record, Expansion):
+                raise ValueError(f"expansions/{module}.py: EXPANSION is not an Expansion")
+            found.append(record)
+    return found
+
+
+REGISTERED: tuple[Expansion, ...] = tuple(sorted(_records(), key=lambda e: e.position))
+ORDER: tuple[Expansion, ...] = tuple(sorted(REGISTERED, key=lambda e: e.runs))
 EXPANSIONS: tuple[str, ...] = tuple(e.name for e in REGISTERED)
 BY_NAME: dict[str, Expansion] = {e.name: e for e in (BASE, *REGISTERED)}
 FIGURE_TABLE: tuple[FigureType, ...] = tuple(f for e in (BASE, *REGISTERED) for f in e.figures)
@@ -45,9 +49,10 @@ PIECES: tuple[Piece, ...] = tuple(p for e in REGISTERED for p in e.pieces)
 
 def _check() -> dict[str, str]:
     """Refuse records that contradict each other; the table of every word for an expansion."""
-    if sorted(EXPANSIONS) != sorted(e.name for e in ORDER) or len(set(EXPANSIONS)) != len(
-            EXPANSIONS):
-        raise ValueError("rules.REGISTERED and rules.ORDER must list the same records once")
+    for key in ("name", "position", "runs"):
+        values = [getattr(e, key) for e in REGISTERED]
+        if len(set(values)) != len(values):
+            raise ValueError(f"two expansions have the same {key}")
     words: dict[str, str] = {}
     for record in REGISTERED:
         for word in (record.name, *record.aliases):

@@ -157,8 +157,11 @@ class Expansion:
     player holds. `slot` makes its own state for a new game (kept in
     `GameState.slots[name]`, copied, framed and undone by the game as a whole).
 
+    `position` and `runs` order the records (`rules.py` finds them by themselves: a
+    module of `engine/expansions/` with an `EXPANSION` is one).
+
     Hooks (None: nothing to do there), called for the expansions in play, in the
-    order of `rules.ORDER`:
+    order of `runs`:
 
     - `placement(game, tile_type, pos, shape)`: a reason the tile (or the abbey,
       `shapes.ABBEY_TYPE`) may not lie there; `restricts(game, tile_type)`: whether
@@ -184,6 +187,8 @@ class Expansion:
 
     name: str
     title: str
+    position: int  # its place where expansions are listed (records, menus)
+    runs: int  # its place among the hooks of one hook point (lowest first)
     aliases: tuple[str, ...] = ()
     tile_prefix: str = ""
     tile_data: str = "tiles.jsonl"

@@ -99,7 +99,7 @@ def _double_roads(feat: Feature, final: bool, value: Value) -> Value:
     return (2 * points, "sprint", params) if feat.kind is Kind.ROAD else value
 
 
-SPRINT = Expansion("sprint", "Sprint", tile_placed=_tile_placed, again=_again,
+SPRINT = Expansion("sprint", "Sprint", 99, 99, tile_placed=_tile_placed, again=_again,
                    turn_over=_turn_over, feature_value=_double_roads)
 
 

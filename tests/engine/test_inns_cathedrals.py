@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from carca_bot.engine.errors import IllegalMove
+from carca_bot.engine.events import Event
 from carca_bot.engine.game import Game
 from carca_bot.engine.record import replay
 from carca_bot.engine.setup import Setup
@@ -19,6 +21,30 @@ from tests.engine.expansion_helpers import AM, END, KR, game_of, play, record, r
 from tests.engine.test_push_pop import play_checked
 
 IC = "inns_cathedrals"
+
+
+def score(players: tuple[int, ...], points: int, reason: str, final: bool = False,
+          **params: Any) -> Event:
+    return Event("score", players, points, reason=reason, params={"final": final, **params},
+                 final=final)
+
+
+# Judged by tests/engine/test_words_es.py (players Ana, Ben, Cy), written by hand.
+SPANISH: list[tuple[IllegalMove | Event, str]] = [
+    (score((0,), 8, "inn", tiles=4, each=2),
+     "Ana: +8 por camino completado de 4 losetas con posada (2 por loseta)"),
+    (score((1,), 2, "inn", tiles=1, each=2),
+     "Ben: +2 por camino completado de 1 loseta con posada (2 por loseta)"),
+    (score((0,), 0, "inn", final=True, tiles=3, each=0),
+     "Ana: +0 por camino sin completar de 3 losetas con posada (nada al final)"),
+    (score((2,), 21, "cathedral", tiles=6, pennants=1, each=3),
+     "Cy: +21 por ciudad completada de 6 losetas y 1 escudo con catedral (3 por loseta y "
+     "escudo)"),
+    (score((2,), 15, "cathedral", tiles=5, pennants=0, each=3),
+     "Cy: +15 por ciudad completada de 5 losetas con catedral (3 por loseta y escudo)"),
+    (score((0, 1), 0, "cathedral", final=True, tiles=1, pennants=0, each=0),
+     "Ana y Ben: +0 por ciudad sin completar de 1 loseta con catedral (nada al final)"),
+]
 
 
 def _inn_road(inn: bool) -> list[dict[str, Any]]:

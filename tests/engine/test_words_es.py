@@ -1,13 +1,16 @@
 """The engine's sentences in Spanish: every refusal code and event reason, read and judged.
 
 Each expected sentence below was written by hand against the glossary
-(docs/glossary-es.md), not recorded from the code. Counted things appear in the
+(docs/glossary-es.md), not recorded from the code; an expansion's own sentences are
+judged here from its test module's `SPANISH` list. Counted things appear in the
 singular and the plural. The same items spoken in the pseudo-language leave no English
 outside the catalogue's marks, so no sentence skips the catalogue.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -191,19 +194,6 @@ HAPPENED: list[tuple[Event, str]] = [
      "Ben: +12 por ciudad sin completar de 9 losetas y 3 escudos (1 por loseta y escudo)"),
     (score((1,), 4, "city", tiles=2, pennants=0, each=2),
      "Ben: +4 por ciudad completada de 2 losetas (2 por loseta y escudo)"),
-    (score((0,), 8, "inn", tiles=4, each=2),
-     "Ana: +8 por camino completado de 4 losetas con posada (2 por loseta)"),
-    (score((1,), 2, "inn", tiles=1, each=2),
-     "Ben: +2 por camino completado de 1 loseta con posada (2 por loseta)"),
-    (score((0,), 0, "inn", final=True, tiles=3, each=0),
-     "Ana: +0 por camino sin completar de 3 losetas con posada (nada al final)"),
-    (score((2,), 21, "cathedral", tiles=6, pennants=1, each=3),
-     "Cy: +21 por ciudad completada de 6 losetas y 1 escudo con catedral (3 por loseta y "
-     "escudo)"),
-    (score((2,), 15, "cathedral", tiles=5, pennants=0, each=3),
-     "Cy: +15 por ciudad completada de 5 losetas con catedral (3 por loseta y escudo)"),
-    (score((0, 1), 0, "cathedral", final=True, tiles=1, pennants=0, each=0),
-     "Ana y Ben: +0 por ciudad sin completar de 1 loseta con catedral (nada al final)"),
     (score((1,), 9, "building", name="monastery", final=False),
      "Ben: +9 por monasterio completado (9)"),
     (score((1,), 9, "building", name="abbey", final=False),
@@ -248,6 +238,23 @@ HAPPENED: list[tuple[Event, str]] = [
     (Event("wagon_moved", (2,), reason="wagon_moved", params={"on": "C", "square": (-1, 3)}),
      "Cy: el carromato se mueve a C en -1,3"),
 ]
+
+
+
+
+def _judged_with_their_expansion() -> list[tuple[IllegalMove | Event, str]]:
+    """The sentences an expansion's own test module judges: its `SPANISH` list (so adding an
+    expansion touches its own tests, not this file)."""
+    found: list[tuple[IllegalMove | Event, str]] = []
+    for path in sorted(Path(__file__).parent.glob("test_*.py")):
+        if path.stem != "test_words_es":
+            found.extend(getattr(import_module(f"tests.engine.{path.stem}"), "SPANISH", []))
+    return found
+
+
+_ELSEWHERE = _judged_with_their_expansion()
+REFUSED += [(err, text) for err, text in _ELSEWHERE if isinstance(err, IllegalMove)]
+HAPPENED += [(ev, text) for ev, text in _ELSEWHERE if isinstance(ev, Event)]
 
 
 @pytest.mark.parametrize(("err", "spanish"), REFUSED, ids=lambda v: getattr(v, "code", ""))

@@ -261,7 +261,7 @@ def _start(setup: SetupView) -> Pending:
 
 
 EXPANSION = Expansion(
-    NAME, N_("Abbey & Mayor"), aliases=("abbey", "mayor", "abbey_and_mayor"),
+    NAME, N_("Abbey & Mayor"), 3, 40, aliases=("abbey", "mayor", "abbey_and_mayor"),
     tile_prefix="AM",
     figures=(
         FigureType("mayor", NAME, 1, (Kind.CITY,), 1, N_("mayor"), N_("a mayor"), N_("Mayor"),

@@ -62,7 +62,7 @@ def score_recall(game: GameState, abbot: Figure, root: int) -> Outcome:
 
 
 EXPANSION = Expansion(
-    "abbot", N_("The Abbot"), aliases=("abbots", "gardens"),
+    "abbot", N_("The Abbot"), 2, 20, aliases=("abbots", "gardens"),
     figures=(FigureType("abbot", "abbot", 1, (Kind.BUILDING, Kind.GARDEN), 1, N_("abbot"),
                         N_("an abbot"), N_("Abbot"), N_plural("{n} abbot", "{n} abbots"),
                         1.0),))

@@ -12,7 +12,7 @@ from carca_bot.engine.shapes import Kind
 from carca_bot.engine.state import Expansion
 
 BASE = Expansion(
-    "base", N_("base game"),
+    "base", N_("base game"), 0, 0,
     figures=(FigureType("follower", "base", 7, (Kind.CITY, Kind.ROAD, Kind.FIELD, Kind.BUILDING),
                         1, N_("follower"), N_("a follower"), N_("Follower"),
                         N_plural("{n} follower", "{n} followers"), 1.0, farms=True),))

@@ -90,5 +90,5 @@ def challenges(scorer: ScorerState, completed: list[int], winners: list[int]) ->
 
 
 EXPANSION = Expansion(
-    "cult", N_("Cult"), aliases=("shrines", "shrine"), tile_prefix="CU",
+    "cult", N_("Cult"), 5, 30, aliases=("shrines", "shrine"), tile_prefix="CU",
     placement=placement, restricts=restricts, turn_scoring=challenges)

@@ -47,7 +47,7 @@ LARGE = FigureType(
     N_plural("{n} large follower", "{n} large followers"), 1.6, farms=True)
 
 EXPANSION = Expansion(
-    NAME, N_("Inns & Cathedrals"),
+    NAME, N_("Inns & Cathedrals"), 7, 70,
     aliases=("inns", "cathedrals", "inns_and_cathedrals", "inn", "cathedral", "ic"),
     tile_prefix="IC", tile_data="tiles-inns-traders.jsonl",
     modifiers=(("inn", "flag"), ("cathedral", "flag")),

@@ -79,5 +79,6 @@ def _start(setup: SetupView) -> Titles:
 
 
 EXPANSION = Expansion(
-    NAME, N_("King & Robber"), aliases=("king", "robber", "king_and_robber"), tile_prefix="KR",
+    NAME, N_("King & Robber"), 4, 50, aliases=("king", "robber", "king_and_robber"),
+    tile_prefix="KR",
     slot=_start, turn_end=titles, final=final)

@@ -153,5 +153,5 @@ def _start(setup: SetupView) -> River:
 
 
 EXPANSION = Expansion(
-    NAME, N_("The River"), aliases=("rivers",), tile_prefix="RV-",
+    NAME, N_("The River"), 1, 10, aliases=("rivers",), tile_prefix="RV-",
     slot=_start, placement=placement, restricts=restricts)

@@ -137,7 +137,7 @@ def _start(setup: SetupView) -> Tunnels:
 
 
 EXPANSION = Expansion(
-    NAME, N_("Tunnel"), aliases=("tunnels",), tile_prefix="TU",
+    NAME, N_("Tunnel"), 6, 60, aliases=("tunnels",), tile_prefix="TU",
     pieces=(Piece("tokens", N_("tunnel token"),
                   N_plural("{n} tunnel token", "{n} tunnel tokens")),),
     slot=_start, turn_over=turn_over, in_hand=in_hand)
