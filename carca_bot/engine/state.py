@@ -132,7 +132,7 @@ PlacementHook = Callable[[GameState, TileType, Pos, Shape], IllegalMove | None]
 RestrictsHook = Callable[[GameState, TileType], bool]
 DeployHook = Callable[[GameState, Turn, FigureType, str], tuple[IllegalMove | None, int]]
 TilePlacedHook = Callable[[GameState, Turn], None]
-LinkedHook = Callable[[GameState, int, tuple[Feature, Feature]], None]
+LinkedHook = Callable[[GameState, int, int, int], None]
 FeatureValueHook = Callable[[Feature, bool, Value], Value]
 FieldBonusHook = Callable[[GameState, Outcome, list[Figure], int, tuple[int, ...], int, str],
                           None]
@@ -169,8 +169,8 @@ class Expansion:
       which is what lets legal moves be listed from a table).
     - `deploy(game, turn, figure, on)`: for its corner figures, the refusal or the node.
     - `tile_placed(game, turn)`: a land tile was just placed and merged.
-    - `linked(game, player, (a, b))`: a tunnel token joined two roads (their records
-      just before).
+    - `linked(game, player, a, b)`: a tunnel token of `player` is about to join the
+      roads of the nodes `a` and `b` (the board still as before).
     - `feature_value(feature, final, value)`: what a scored feature is worth, given
       what the expansions before it made of it.
     - `field_bonus(game, outcome, figures, root, players, cities, reason)`: a field

@@ -156,3 +156,24 @@ def test_the_slot_is_copied_framed_and_taken_back() -> None:
         game.pop()
     assert _count(game) == Count() and fingerprint(game)[-5:] == fingerprint(
         _with(Game(game.setup), SPRINT))[-5:]
+
+
+def test_a_linked_hook_sees_the_two_roads_before_the_tunnel_joins_them() -> None:
+    seen: list[tuple[int, frozenset[tuple[int, int]], frozenset[tuple[int, int]]]] = []
+
+    def linked(game: GameState, player: int, a: int, b: int) -> None:
+        board = game.board
+        assert board.find(a) != board.find(b)
+        seen.append((player, board.feature(a).tiles, board.feature(b).tiles))
+
+    record = Expansion("watch", "Watch", 98, 98, linked=linked)
+    game = _with(Game(Setup(("Ana", "Ben"), frozenset({"tunnel"}), seed=1)), record)
+    game.place_tile(0, "TU1", (1, 0), 0)  # the start road runs into TU1's W entrance
+    game.place_token(0, (1, 0), "W", 0)
+    game.end_turn(0)
+    _turn(game, "W", (-1, 0), 0)
+    game.place_tile(0, "W", (1, 1), 2)  # a road from TU1's S entrance down to a junction
+    game.place_token(0, (1, 0), "S", 0)  # the pair's second token: the roads join
+    assert seen == [(0, frozenset({(-1, 0), (0, 0), (1, 0)}), frozenset({(1, 0), (1, 1)}))]
+    road = game.board.feature(game.board.tiles[(0, 0)].nodes[1])
+    assert road.tiles == {(-1, 0), (0, 0), (1, 0), (1, 1)}

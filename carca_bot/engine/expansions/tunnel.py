@@ -90,12 +90,10 @@ def place_token(game: GameState, player: int, pos: tuple[int, int], on: str, pai
     partner = next((n for n, owner in state.entrances.items() if owner == (player, pair)), None)
     touched = turn.touched
     if partner is not None:
-        board = game.board
-        before = (board.feature(partner), board.feature(node))
-        board.link_tunnel(partner, node)
-        touched = (*touched, node)
         for hook in game.hooks.linked:
-            hook(game, player, before)
+            hook(game, player, partner, node)
+        game.board.link_tunnel(partner, node)
+        touched = (*touched, node)
     game.turn = Turn(turn.player, turn.tile, turn.pos, turn.rot, touched, turn.deploy,
                      turn.recall, TokenSpot(pos, on, pair), turn.token_first, turn.barn_node)
 
