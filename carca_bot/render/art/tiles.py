@@ -102,12 +102,14 @@ def _step(p: Pt, a: Pt, b: Pt, by: float) -> Pt:
 
 
 def _direction_near(roads: list[RoadArt], at: Pt) -> Pt:
+    """The direction of the road nearest `at`; of two as near (roads crossing there), the
+    one drawn last, which is the one on top: the bridge runs along it."""
     best: tuple[float, Pt] = (math.inf, (1.0, 0.0))
     for road in roads:
         pts = resample(road.path, 0.01)
-        for i, p in enumerate(pts):
-            if math.dist(p, at) < best[0]:
-                best = (math.dist(p, at), tangent(pts, i))
+        near = min(range(len(pts)), key=lambda i: math.dist(pts[i], at))
+        if math.dist(pts[near], at) <= best[0] + 1e-9:
+            best = (math.dist(pts[near], at), tangent(pts, near))
     return best[1]
 
 
