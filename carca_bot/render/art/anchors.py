@@ -21,8 +21,9 @@ from carca_bot.render import palette as pal
 from carca_bot.render.anchors import TileAnchors
 from carca_bot.render.art import tile_parts as parts
 from carca_bot.render.art.canvas import Canvas, inside, resample
-from carca_bot.render.art.tile_layout import CityArt, Plan, RoadArt, plan_for
+from carca_bot.render.art.tile_layout import CityArt, Plan, RoadArt
 from carca_bot.render.art.tiles import draw_tile
+from carca_bot.render.art.unusual import plan_for
 from carca_bot.render.tile_art import ABBEY, all_tile_ids, tunnel_sensitive
 from carca_bot.render.units import INWARD, MID, Pt
 

@@ -17,7 +17,8 @@ from carca_bot.engine.catalogue import catalogue
 from carca_bot.render import palette as pal
 from carca_bot.render.art import tile_parts as parts
 from carca_bot.render.art.canvas import Canvas, inside, resample, tangent
-from carca_bot.render.art.tile_layout import Plan, RoadArt, plan_for
+from carca_bot.render.art.tile_layout import Plan, RoadArt
+from carca_bot.render.art.unusual import plan_for
 from carca_bot.render.tile_art import ABBEY
 from carca_bot.render.units import Pt
 
