@@ -7,6 +7,7 @@ import json
 import random
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,10 @@ def _whole_game() -> dict[str, Any]:
                                     random.Random(1)))
 
 
-def _slow_actions(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+Play = Callable[[Game, dict[str, Any]], None]
+
+
+def _slow_actions(monkeypatch: pytest.MonkeyPatch, seconds: float) -> Play:
     """Every replayed action costs `seconds` of CPU: a record that takes long to replay."""
     play = play_action
 
@@ -41,6 +45,7 @@ def _slow_actions(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
         play(game, action)
 
     monkeypatch.setattr(heavy_module, "play_action", slow)
+    return slow
 
 
 async def _ticks_during(work: Any) -> tuple[Any, int]:
@@ -67,10 +72,10 @@ async def _ticks_during(work: Any) -> tuple[Any, int]:
     return result, ticks
 
 
-def _on_the_loop(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Whether each replayed action ran on a thread with a running event loop."""
+def _on_the_loop(monkeypatch: pytest.MonkeyPatch, play: Play) -> list[bool]:
+    """Whether each replayed action (played by `play`) ran on a thread with a running
+    event loop."""
     seen: list[bool] = []
-    play = heavy_module.play_action
 
     def watched(game: Game, action: dict[str, Any]) -> None:
         try:
@@ -87,8 +92,8 @@ def _on_the_loop(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
 async def test_the_loop_keeps_running_while_a_large_import_replays(
         service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
     record = _whole_game()
-    _slow_actions(monkeypatch, 0.005)  # about 0.6 s of replay in all
-    on_loop = _on_the_loop(monkeypatch)
+    slow = _slow_actions(monkeypatch, 0.005)  # about 0.6 s of replay in all
+    on_loop = _on_the_loop(monkeypatch, slow)
     view, ticks = await _ticks_during(service.import_record(HERE, CY, record))
     assert view.moves == len(record["actions"])
     assert on_loop and not any(on_loop), "a replayed action ran on the event loop"
