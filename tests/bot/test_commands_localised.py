@@ -81,7 +81,7 @@ async def test_spanish_client_sees_carc_colocar(harness: BotHarness) -> None:
     figures = {c["value"]: c["name_localizations"]["es-419"]
                for c in next(o for o in place["options"] if o["name"] == "figure")["choices"]}
     assert figures == {"follower": "Seguidor", "abbot": "Abad", "mayor": "Alcalde",
-                       "wagon": "Carromato"}
+                       "wagon": "Carromato", "large": "Seguidor mayor"}
     assert sub["wagon"]["name_localizations"]["es-ES"] == "carromato"
     assert sent[1]["name_localizations"]["es-ES"] == "carc-idioma"
     # Other locales keep the English: only languages we translate are sent.

@@ -151,11 +151,14 @@ def test_markers_are_drawn_in_the_language_asked_and_miss_the_marked_squares() -
     assert plan(game, None).markers == ()
     assert render_focus(game, tile, language="es") != render_focus(game, tile)
     lay = card.layout
-    for pos in card.squares:  # every marked square's centre is still marked, not covered
+    for pos in card.squares:  # every marked square is still marked, not covered by a marker
         if lay.holds(pos):
             left, top, _, bottom = lay.box(pos)
             inset = max(3, lay.tile // 14) + 3
-            assert _rgb(img, (left + inset, (top + bottom) // 2)) == MARK_FILL
+            probe = (left + inset, (top + bottom) // 2)
+            # a neighbour's figure on its edge may reach over (it does in the bare board
+            # too); anything else there is a marker on the square
+            assert _rgb(img, probe) in (MARK_FILL, _rgb(bare, probe)), pos
 
 
 def test_the_last_move_is_framed_in_its_players_colour_and_legal_squares_are_marked() -> None:

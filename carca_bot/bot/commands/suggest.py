@@ -89,8 +89,8 @@ async def expansions(interaction: Interaction, current: str) -> list[Choice]:
     done = [w.strip() for w in head.split(",") if w.strip()]
     typed = tail.strip().lower()
     options = [", ".join([*done, name]) for name in vocab.expansion_codes()
-               if name not in done and (name.startswith(typed) or _(
-                   vocab.EXPANSION_NAMES[name]).lower().startswith(typed))]
+               if name not in done and (name.startswith(typed) or vocab.expansion_title(
+                   name).lower().startswith(typed))]
     if not current:
         options = PRESETS + options
     return [app_commands.Choice(name=plain(_expansions_label(o)), value=o[:100])
@@ -102,8 +102,7 @@ def _expansions_label(codes: str) -> str:
     chosen = [c.strip() for c in codes.split(",") if c.strip()]
     if chosen == ["all"]:
         return _("All expansions")
-    return ", ".join(_(vocab.EXPANSION_NAMES[c]) if c in vocab.EXPANSION_NAMES else c
-                     for c in chosen)
+    return ", ".join(vocab.expansion_title(c) for c in chosen)
 
 
 async def zones(interaction: Interaction, current: str) -> list[Choice]:

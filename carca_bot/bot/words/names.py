@@ -6,6 +6,7 @@ from __future__ import annotations
 from carca_bot.engine.catalogue import EXPANSIONS
 from carca_bot.engine.figures import FIGURE_TABLE
 from carca_bot.i18n import N_, Domain
+from carca_bot.words.names import expansion_title as expansion_title  # the records' titles
 
 _T = Domain("bot")
 _ = _T.gettext
@@ -18,9 +19,6 @@ FIGURE_NAMES = {"follower": N_("Follower"), "abbot": N_("Abbot"), "mayor": N_("M
 # TRANSLATORS: a figure with its indefinite article, inside a sentence.
 A_FIGURE = {"follower": N_("a follower"), "abbot": N_("an abbot"), "mayor": N_("a mayor"),
             "wagon": N_("a wagon"), "barn": N_("a barn")}
-EXPANSION_NAMES = {"river": N_("The River"), "abbot": N_("The Abbot"),
-                   "abbey_mayor": N_("Abbey & Mayor"), "king_robber": N_("King & Robber"),
-                   "cult": N_("Cult"), "tunnel": N_("Tunnel")}
 # TRANSLATORS: feature kinds, as in "city, north edge".
 KINDS = {"city": N_("city"), "road": N_("road"), "field": N_("field"),
          "monastery": N_("monastery"), "shrine": N_("shrine"), "abbey": N_("abbey"),
@@ -72,8 +70,7 @@ def expansions(chosen: frozenset[str] | set[str]) -> str:
     """'The Abbot, The River', or 'base game only'."""
     if not chosen:
         return _("base game only")
-    return ", ".join(sorted(_(EXPANSION_NAMES[e]) if e in EXPANSION_NAMES else e
-                            for e in chosen))
+    return ", ".join(sorted(expansion_title(e) for e in chosen))
 
 
 def wagon_rule(rule: str) -> str:
