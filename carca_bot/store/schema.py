@@ -8,8 +8,8 @@ it runs under the database's write lock (PostgreSQL: an advisory lock), so of tw
 processes starting at once only one migrates. A database newer than this program is
 refused rather than guessed at.
 
-Portable SQL: the contract for every statement here and in `store.py`
------------------------------------------------------------------------
+Portable SQL: the contract for every statement of the store
+------------------------------------------------------------
 Migrations and Store methods are written once, in the subset below, and run on both
 backends; `postgres_sql.py` rewrites only placeholders and types. The store test suite
 (tests/store) runs every test on both, so a test there proves a new statement.
