@@ -318,8 +318,10 @@ async def serve(settings: Settings) -> None:
     observer = watch(bot)
     try:
         await observer.start()  # serving from now: "discord" reconnecting until ready
-    except OSError as exc:
-        await bot.close()
+    except OSError as exc:  # before Discord: nothing else to close
+        await observer.close()
+        await bot.pictures.close()
+        await service.close()
         raise Unreachable(f"carca-bot: CARCA_METRICS_PORT: cannot listen on "
                           f"{settings.observe.host}:{settings.observe.port} "
                           f"({exc.strerror or exc}); choose a free port.") from None
