@@ -146,6 +146,7 @@ class FakeDiscord:
         self.replies: dict[int, dict[str, Any]] = {}  # public answers to interactions
         self.nonces: dict[tuple[int, str], tuple[int, float]] = {}  # -> message, when
         self.deduplicated = 0  # sends answered with the message their nonce made
+        self.nonce_window = NONCE_WINDOW
         self._last_message = 0
 
     # -- running ------------------------------------------------------------------
@@ -276,7 +277,7 @@ class FakeDiscord:
         if nonce is None or not body.get("enforce_nonce"):
             return None
         earlier = self.nonces.get((channel, str(nonce)))
-        if earlier is None or self.clock() - earlier[1] > NONCE_WINDOW:
+        if earlier is None or self.clock() - earlier[1] > self.nonce_window:
             return None
         self.deduplicated += 1
         return self.messages.get(earlier[0])
