@@ -193,3 +193,22 @@ async def test_a_send_repeated_within_the_nonce_window_makes_one_message(
     assert await first.send(key.nonce()) == await again.send(key.nonce())
     assert len(harness.fake.channel_messages(CHANNEL)) == 1
     assert harness.fake.deduplicated == 1
+
+
+async def test_a_late_post_among_a_newer_games_messages_says_which_game(
+        harness: BotHarness) -> None:
+    """Game 1 ended while its post could not go out; game 2 has begun in the channel
+    since: the late post about game 1 says it is not about the game now played."""
+    h = harness
+    await started(h)
+    await asyncio.wait_for(h.bot.caught_up.wait(), 30)
+    first = await h.bot.service.resign(place_of(h), User(str(ANA[0]), ANA[1]))
+    await lobby(h, BEN)
+    newer = await h.bot.service.status(place_of(h))
+    start = len(h.fake.requests)
+    assert await h.bot.deliver_pending(min_age=0.0) == 1
+    (late,) = [r for r in h.fake.since(start) if r.method == "POST"
+               and "could not be posted" in r.content]
+    assert f"About the earlier game #{first.game_id}, not game #{newer.game_id}" in \
+        late.content
+    assert marker_line(PostKey(first.game_id, first.version).marker) in late.content
