@@ -212,3 +212,20 @@ async def test_a_late_post_among_a_newer_games_messages_says_which_game(
     assert f"About the earlier game #{first.game_id}, not game #{newer.game_id}" in \
         late.content
     assert marker_line(PostKey(first.game_id, first.version).marker) in late.content
+
+
+async def test_an_edit_of_a_message_gone_says_so(harness: BotHarness) -> None:
+    """`edit` shows the message anew where it is, and answers False once it is gone (or
+    was just found not editable), so that `deliver` sends a new one."""
+    key = PostKey(7, 0, CARD)
+    post = ChannelPost(harness.bot, str(CHANNEL), key.marker, "first")
+    sent = await post.send(key.nonce())
+    post.content = "second"
+    assert await post.edit(sent)
+    assert harness.fake.messages[int(sent)]["content"] == "second"
+    del harness.fake.messages[int(sent)]  # a moderator deleted it
+    assert not await post.edit(sent)
+    before = len(harness.fake.requests)
+    assert not await ChannelPost(harness.bot, str(CHANNEL), key.marker, "third",
+                                 gone=sent).edit(sent)
+    assert len(harness.fake.requests) == before  # known gone: not asked again
