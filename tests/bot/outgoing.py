@@ -23,6 +23,11 @@ OWN_MARKER = re.compile(r"(?m)^-# #\d+·\d+(·\d+)?$")
 FORBIDDEN = ("@everyone", "@here", "||", "~~", "__", "](", "://", "<@&", "`", "_", "[", "]")
 
 
+def unmarked(content: str) -> str:
+    """A post's text without its delivery marker line, for tests that read its end."""
+    return OWN_MARKER.sub("", content).rstrip("\n")
+
+
 def body(req: Request) -> dict[str, Any] | None:
     """The message a request creates or edits, if it is one."""
     data = req.json if isinstance(req.json, dict) else None
