@@ -18,7 +18,8 @@ Where things live (each folder's modules say more):
 - `posts/`: what the bot posts of its own: the card (`cards.py`), one ping per turn
   (`pings.py`), the end of a game (`endgame.py`), owed posts (`outbox.py`), the
   timers' notices (`timers.py`), votes (`votes.py`), events (`events.py`,
-  `events_news.py`, `standings.py`), and the channel bookkeeping (`channel.py`).
+  `events_news.py`, `standings.py`), the channel bookkeeping (`channel.py`), and the one
+  way out to a channel, each post about a game delivered once (`sending.py`).
 - `words/`: the bot's words: messages (`text.py`), names of game things (`names.py`),
   clocks, rules, reading what players type (`parse.py`), making user text safe
   (`safe.py`), who hears which language (`languages.py`).

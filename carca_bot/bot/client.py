@@ -1,6 +1,8 @@
 """The Discord client, where the front end is put together: the command tree (every
 command of `commands/`), the persistent components (`components.ids`), the card, pings,
-pictures and the outbox, the turn timers' loop, and running until a signal."""
+pictures and the outbox, the turn timers' loop, the shards' leases (several processes
+on one PostgreSQL), health and metrics (`carca_bot.observe`), and running until a
+signal."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import math
 import re
 import signal
 from collections import deque
@@ -39,10 +42,16 @@ from carca_bot.bot.seam import Bot, Interaction
 from carca_bot.bot.translator import CommandTranslator
 from carca_bot.bot.words.languages import private_language
 from carca_bot.bot.words.safe import NO_PINGS
+from carca_bot.observe import DiscordState, Observer
 from carca_bot.service import GameService, TimerReport
+from carca_bot.service.shards import RENEW, ShardLeases, spans
 
 log = logging.getLogger("carca_bot.bot")
 TIMER_PERIOD = 60.0  # seconds between checks of turn deadlines
+# Seconds between renewals of this process's shard leases (`ShardLeases`): a dead
+# process's shards are taken over within SHARD_LEASE + RENEW_PERIOD seconds (40 s), and
+# their timers run at once then (docs/deploying-postgres.md, "Running the shards").
+RENEW_PERIOD = RENEW
 SHUTDOWN_GRACE = 20.0  # seconds commands in flight get to finish
 
 
@@ -100,6 +109,10 @@ class CarcaBot(discord.AutoShardedClient):
         self.pictures = Pictures(settings.render_threads, settings.workers)
         self._timer_task: asyncio.Task[None] | None = None
         self._guilds_checked = False  # the servers the bot is in, told once after a start
+        self.keeper: ShardLeases | None = None  # the shards held, with CARCA_SHARDS
+        self._keeper_task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()  # the timers run now: the shards held changed
+        self.observer: Observer | None = None  # health and metrics (`serve`, `watch`)
         self.caught_up = asyncio.Event()  # set once the posts owed at start-up were tried
         self.latencies: deque[float] = deque(maxlen=1000)
 
@@ -112,7 +125,7 @@ class CarcaBot(discord.AutoShardedClient):
         if self._service is None:
             self._service = await GameService.open(self.settings.database,
                                                    limits=self.settings.limits)
-        self._service.shards = self.settings.shards  # its timers and owed posts only
+        await self._hold_shards()  # its shards' timers, AI turns and owed posts only
         self._service.privacy = self.settings.privacy  # servers left, games kept
         self.add_dynamic_items(GameItem, VoteItem, UserItem)
         # The service's own moves (AI seats) are posted as soon as they are stored.
@@ -145,20 +158,76 @@ class CarcaBot(discord.AutoShardedClient):
         log.info("commands synced%s", f" to guild {guild.id}" if guild else " globally")
 
     async def close(self) -> None:
-        """Stop taking commands, let those in flight finish, then close the database."""
+        """Stop taking commands, let those in flight finish, give the shards back, then
+        close the database."""
         self.actions.accepting = False
         try:
             await asyncio.wait_for(self.actions.idle.wait(), timeout=SHUTDOWN_GRACE)
         except TimeoutError:
             log.warning("%d commands still running at shutdown", self.actions.in_flight)
-        if self._timer_task is not None:
-            self._timer_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._timer_task
+        for task in (self._timer_task, self._keeper_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        if self.keeper is not None:  # a survivor need not wait for the leases to expire
+            await self.keeper.give_back()
         await super().close()
         await self.pictures.close()
+        if self.observer is not None:
+            await self.observer.close()
         if self._service is not None:
             await self._service.close()
+
+    # -- shards, health and metrics ----------------------------------------------------
+
+    async def _hold_shards(self) -> None:
+        """With CARCA_SHARDS: hold the shards through leases (`ShardLeases`), so a
+        survivor takes a dead process's over; renewed in the background."""
+        preferred = self.settings.shards
+        if preferred is None:  # one process: every shard is its own
+            self.service.shards = None
+            return
+        service = self.service
+        self.keeper = ShardLeases(preferred, service.store, service.holder, service.clock)
+        try:
+            await self.keeper.renew()
+        except Exception:  # the next renewal tries again; until then nothing is held
+            log.exception("could not take the shard leases at start-up")
+        service.shards = self.keeper
+        log.info("%s", self.keeper.describe())
+        self._keeper_task = asyncio.create_task(self._keep_shards(), name="shard-leases")
+
+    async def _keep_shards(self) -> None:
+        """Renew the shard leases every RENEW_PERIOD seconds; when the shards held
+        change (a dead process's taken over, or given back), the timers run at once."""
+        keeper = self.keeper
+        assert keeper is not None
+        while True:
+            await asyncio.sleep(RENEW_PERIOD)
+            before = keeper.ids
+            try:
+                await keeper.renew()
+            except Exception:  # `owns` runs out by itself meanwhile; the next one retries
+                log.warning("%s could not renew its shard leases", keeper.holder,
+                            exc_info=True)
+            if keeper.ids != before:
+                self._wake.set()
+
+    def discord_state(self) -> DiscordState:
+        """The health check's view of the gateway: every shard of this process up."""
+        down = sorted(i for i, shard in self.shards.items() if shard.is_closed())
+        latencies = [s.latency for s in self.shards.values() if math.isfinite(s.latency)]
+        return DiscordState(self.is_ready() and not self.is_closed() and not down,
+                            max(latencies) if latencies else None,
+                            f"shards {spans(down)} down" if down else "")
+
+    def observe_command(self, name: str, seconds: float,
+                        failed: BaseException | None) -> None:
+        """An interaction answered (`core.run`): `carca_commands_total{command="/name"}`
+        and its latency, beside the service calls the observer counts itself."""
+        if self.observer is not None:
+            self.observer.metrics.observe_command(f"/{name}", seconds, failed)
 
     async def on_interaction(self, interaction: Interaction) -> None:
         """Answer clicks on components no handler takes (a broken, forged or retired id):
@@ -226,7 +295,10 @@ class CarcaBot(discord.AutoShardedClient):
         await self._deliver_quietly(min_age=0.0)
         self.caught_up.set()
         while True:
-            await asyncio.sleep(TIMER_PERIOD)
+            with contextlib.suppress(TimeoutError):  # every period, or at once when the
+                async with asyncio.timeout(TIMER_PERIOD):  # shards held changed
+                    await self._wake.wait()
+            self._wake.clear()
             try:
                 for report in await self.service.check_timers():
                     await self.announce_timer(report)
@@ -266,7 +338,8 @@ def command_marker(database: object) -> Path:
 
 
 class Unreachable(Exception):
-    """Discord could not be reached; the message is the one line an admin sees."""
+    """Discord (or the metrics port) could not be reached; the message is the one line
+    an admin sees."""
 
 
 async def start(bot: CarcaBot, token: str) -> None:
@@ -279,10 +352,31 @@ async def start(bot: CarcaBot, token: str) -> None:
                           "again.") from None
 
 
+def watch(bot: CarcaBot) -> Observer:
+    """The process's health checks and metrics (`carca_bot.observe`): the database, the
+    event loop, the gateway (`discord_state`) and the picture workers; the service's
+    calls are counted from now on. Started by `serve`, closed with the bot."""
+    bot.observer = Observer(bot.service.store, bot.settings.observe,
+                            discord=bot.discord_state, workers=bot.pictures.state,
+                            service=bot.service)
+    return bot.observer
+
+
 async def serve(settings: Settings) -> None:
     """Run until SIGTERM or SIGINT, then shut down gracefully."""
     assert settings.token is not None
-    bot = CarcaBot(settings)
+    service = await GameService.open(settings.database, limits=settings.limits)
+    bot = CarcaBot(settings, service)
+    observer = watch(bot)
+    try:
+        await observer.start()  # serving from now: "discord" reconnecting until ready
+    except OSError as exc:  # before Discord: nothing else to close
+        await observer.close()
+        await bot.pictures.close()
+        await service.close()
+        raise Unreachable(f"carca-bot: CARCA_METRICS_PORT: cannot listen on "
+                          f"{settings.observe.host}:{settings.observe.port} "
+                          f"({exc.strerror or exc}); choose a free port.") from None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

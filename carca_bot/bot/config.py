@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from carca_bot.observe import ObserveSettings
 from carca_bot.service import Limits, PrivacySettings, SettingError
 from carca_bot.service.shards import Shards
 
@@ -36,6 +37,8 @@ class Settings:
     # Players' data: how long a removed server's data waits, and how long a finished game
     # is kept (CARCA_LEAVE_GRACE_DAYS, CARCA_RETENTION_DAYS).
     privacy: PrivacySettings = field(default_factory=PrivacySettings)
+    # Health checks and Prometheus metrics (CARCA_METRICS_PORT, CARCA_HEALTH_*).
+    observe: ObserveSettings = field(default_factory=ObserveSettings)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -57,6 +60,7 @@ class Settings:
             shards=_shards(env.get("CARCA_SHARDS", ""), env.get("CARCA_SHARD_COUNT", "")),
             workers=_workers(env.get("CARCA_WORKERS", "")),
             privacy=_privacy(env),
+            observe=_observe(env),
         )
 
 
@@ -125,6 +129,15 @@ def _privacy(env: Mapping[str, str]) -> PrivacySettings:
     try:
         return PrivacySettings.from_env(env)
     except SettingError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def _observe(env: Mapping[str, str]) -> ObserveSettings:
+    """CARCA_METRICS_PORT, CARCA_METRICS_HOST, CARCA_HEALTH_MAX_LAG and
+    CARCA_HEALTH_DISCORD_GRACE (`carca_bot.observe.server`)."""
+    try:
+        return ObserveSettings.from_env(env)
+    except ValueError as exc:  # the message names the variable
         raise ConfigError(str(exc)) from None
 
 

@@ -54,6 +54,9 @@ class Bot(Protocol):
     def service(self) -> GameService: ...
 
     @property
+    def user(self) -> discord.ClientUser | None: ...  # the bot's own account (after login)
+
+    @property
     def cards(self) -> CardShower: ...
 
     @property
@@ -66,6 +69,10 @@ class Bot(Protocol):
     async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
 
     def forget_user(self, user_id: str) -> None: ...
+
+    def observe_command(self, name: str, seconds: float,
+                        failed: BaseException | None) -> None:
+        """Count an interaction and its latency (the metrics, `carca_bot.observe`)."""
 
 
 def bot_of(interaction: Interaction) -> Bot:

@@ -155,6 +155,22 @@ class PostOps(ServiceCore):
         return [PendingPost(u.game_id, u.guild_id, u.channel_id, u.posted_version,
                             u.public_version, u.since) for u in taken]
 
+    async def pending_post(self, game_id: int, *, take: bool = True) -> PendingPost | None:
+        """One game's owed post, if it has one, for a front end delivering that game's
+        post at once (an AI seat's move: `on_public_change`) without leasing the others.
+        With `take` this process leases it as `pending_posts` does (None when another
+        process holds it); without, it only looks (`posted_version`, `version`)."""
+        row = await self.store.game(game_id)
+        if row is None or row.public_version <= row.posted_version:
+            return None
+        if take:
+            if not await lease(self.store, f"post:{game_id}", self.holder, self.clock(),
+                               POST_LEASE):
+                return None
+            self._post_leases().add(game_id)
+        return PendingPost(game_id, row.guild_id, row.channel_id, row.posted_version,
+                           row.public_version)
+
     async def owes_post(self, game_id: int) -> bool:
         """Whether the game has a public change not yet confirmed posted (no lease)."""
         row = await self.store.game(game_id)

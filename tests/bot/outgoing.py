@@ -3,7 +3,7 @@
 The markup check does not reuse the bot's escaping: it removes what Discord shows
 literally (a backslash and the character after it) and the bot's own fixed markup
 (bold pairs, `/carc …` code spans, <#channel>, <t:…> timestamps, intended
-mentions), and then nothing with a meaning in Discord may be left.
+mentions, a delivered post's marker line), and then nothing with a meaning in Discord may be left.
 """
 
 from __future__ import annotations
@@ -18,7 +18,14 @@ from tests.bot.fake_discord import Request, texts, walk
 ESCAPED = re.compile(r"\\.", re.S)
 OWN_CODE = re.compile(r"`(/carc[^`\n]*|carca-bot [^`\n]*|carca-record/1)`")
 OWN_TAGS = re.compile(r"<#\d+>|<t:\d+:R>")
+# A delivered post's marker (posts/sending.py): its own last line, in subtext.
+OWN_MARKER = re.compile(r"(?m)^-# #\d+·\d+(·\d+)?$")
 FORBIDDEN = ("@everyone", "@here", "||", "~~", "__", "](", "://", "<@&", "`", "_", "[", "]")
+
+
+def unmarked(content: str) -> str:
+    """A post's text without its delivery marker line, for tests that read its end."""
+    return OWN_MARKER.sub("", content).rstrip("\n")
 
 
 def body(req: Request) -> dict[str, Any] | None:
@@ -72,6 +79,7 @@ def assert_only_own_markup(content: str, pinged: Iterable[int | str] = ()) -> No
     text = ESCAPED.sub("", content)
     text = OWN_CODE.sub("", text)
     text = OWN_TAGS.sub("", text)
+    text = OWN_MARKER.sub("", text)
     for user in re.findall(r"<@!?(\d+)>", text):
         assert user in allowed, (user, content)
     text = re.sub(r"<@!?\d+>", "", text)

@@ -29,7 +29,7 @@ from carca_bot.service import GameOptions, TurnView, User, Where
 from carca_bot.service.model import clock_rules
 from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness
 from tests.bot.fake_discord import GUILD_ID, Request
-from tests.bot.outgoing import assert_clean
+from tests.bot.outgoing import assert_clean, unmarked
 from tests.bot.test_history import fast_forward
 from tests.bot.test_league_commands import assert_png, channel_posts
 from tests.bot.test_lobby import custom_ids, followups, lobby
@@ -329,7 +329,7 @@ async def test_the_last_post_says_how_the_game_was_rated(harness: BotHarness) ->
     ana, ben = result.seats
     assert ana.before is not None and ana.after is not None
     assert ben.before is not None and ben.after is not None
-    assert post.content.endswith(
+    assert unmarked(post.content).endswith(
         "📊 Ratings (duels): rated.\n"
         f"Ana {ana.before:.1f} → {ana.after:.1f} (+{ana.after - ana.before:.1f}) · "
         f"Ben {ben.before:.1f} → {ben.after:.1f} (−{ben.before - ben.after:.1f})")
@@ -346,7 +346,7 @@ async def test_an_aborted_game_says_it_is_not_rated_and_why(harness: BotHarness)
     await service.start(where, user(ANA))
     sent = await resign(h, BEN)
     (post,) = end_posts(sent)
-    assert post.content.endswith(
+    assert unmarked(post.content).endswith(
         "📊 Ratings (duels): not rated: a player left, or never played, before making 5 "
         "moves of their own.")
     told = [r for r in sent if r.method in ("POST", "PATCH") and "/channels/" in r.path

@@ -120,8 +120,8 @@ async def test_a_whole_game_in_spanish(harness: BotHarness,
 
 async def test_a_whole_game_in_english(harness: BotHarness) -> None:
     said = await a_whole_game(harness, "en-US", "en")
-    assert "opened Carcassonne game #1 (Abbey & Mayor, Cult, King & Robber, The Abbot, " \
-           "The River, Tunnel)" in said["lobby"]
+    assert "opened Carcassonne game #1 (Abbey & Mayor, Cult, Inns & Cathedrals, " \
+           "King & Robber, The Abbot, The River, Tunnel)" in said["lobby"]
     assert "your turn" in said["start"] and "Tiles left:" in said["start"]
     assert said["buttons"] == ["My tile", "Full board", "Status"]
     assert said["tile"].startswith("Your tile is **")

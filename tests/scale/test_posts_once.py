@@ -18,7 +18,7 @@ import pytest
 from carca_bot.service import GameOptions, GameService, TurnOrder, TurnView
 from carca_bot.service.posts import CARD, POST, PostKey
 from tests.scale.fake_channel import NONCE_WINDOW, Died, FakeDiscord, Post
-from tests.service.helpers import ANA, BEN, HERE, Clock, started, who
+from tests.service.helpers import ANA, BEN, HERE, THERE, Clock, started, who
 
 LATE = NONCE_WINDOW + 60.0  # a catch-up after Discord forgot the nonce
 
@@ -252,3 +252,30 @@ async def test_a_catch_up_stops_at_the_change_it_was_listed_for(service: GameSer
     assert catch is not None and catch.version == first.version
     assert second.version not in catch.changes and first.version in catch.changes
     assert len(catch.played) == first.moves  # the moves up to the first one's end
+
+
+async def test_one_games_post_is_leased_alone(db_target: str, clock: Clock) -> None:
+    """An AI seat's move is posted at once (`pending_post`): only that game's entry is
+    leased, none when only looking, and none another process holds."""
+    one = await GameService.open(db_target, clock=clock)
+    two = await GameService.open(db_target, clock=clock)
+    try:
+        first = await started(one)
+        second = await started(one, where=THERE)
+        looked = await one.pending_post(first.game_id, take=False)
+        assert looked is not None and looked.version == first.version
+        assert looked.posted_version < first.version
+        if one.store.backend == "postgresql":
+            assert await one.store.leases("post:") == []
+        owed = await one.pending_post(first.game_id)
+        assert owed is not None and owed.channel_id == HERE.channel
+        if one.store.backend == "postgresql":
+            assert [lease.name for lease in await one.store.leases("post:")] == [
+                f"post:{first.game_id}"]
+            assert await two.pending_post(first.game_id) is None  # one's to deliver
+        assert await two.pending_post(second.game_id) is not None
+        await one.mark_posted(first.game_id, first.version)
+        assert await one.pending_post(first.game_id, take=False) is None
+    finally:
+        await one.close()
+        await two.close()

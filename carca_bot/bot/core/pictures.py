@@ -22,6 +22,7 @@ import discord
 from carca_bot.engine.game import Game
 from carca_bot.engine.geometry import Pos
 from carca_bot.i18n import Domain, speaking
+from carca_bot.observe import WorkerState
 from carca_bot.service import Played, TurnView
 from carca_bot.words import alt
 from carca_bot.workers import (
@@ -79,6 +80,18 @@ class Pictures:
         self._threads.shutdown(wait=True)
         if self.pool is not None:
             await self.pool.close()
+
+    def state(self) -> WorkerState:
+        """The health check's view of where the pictures are drawn (`carca_bot.observe`):
+        the worker processes' queue, or the render threads' (unbounded)."""
+        if self.pool is not None:
+            stats = self.pool.stats()
+            closed = self._threads._shutdown  # closed together with the pool
+            return WorkerState(self.pool.size, 0 if closed else self.pool.size,
+                               stats.waiting, self.pool.queue)
+        threads = self._threads._max_workers
+        return WorkerState(threads, 0 if self._threads._shutdown else threads,
+                           self._threads._work_queue.qsize(), 0)
 
     async def in_threads(self, work: Callable[[], T]) -> T:
         """Any CPU work (a replay, a picture) in the render threads. `work` runs without

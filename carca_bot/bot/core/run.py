@@ -45,7 +45,7 @@ async def run(interaction: Interaction, name: str, work: Work, *, public: bool =
     bot, started = bot_of(interaction), time.perf_counter()
     if await _turned_away(bot, interaction, name):
         return
-    outcome, game_id = "ok", None
+    outcome, game_id, failed = "ok", None, None
     bot.actions.enter()
     language = private_language(interaction, None)  # until the preferences are read
     public = public and not edit
@@ -62,13 +62,16 @@ async def run(interaction: Interaction, name: str, work: Work, *, public: bool =
             game_id = reply.view.game_id if reply.view else None
             await send(bot, interaction, reply, public=public)
     except Exception as exc:  # every failure gets a private answer
+        failed = exc
         outcome = await _refused(interaction, exc, public, language, name)
     finally:
         bot.actions.leave()
+        took = time.perf_counter() - started
         log.info("command=%s user=%s guild=%s channel=%s game=%s outcome=%s ms=%.1f",
                  name, interaction.user.id, interaction.guild_id, interaction.channel_id,
-                 game_id, outcome, (time.perf_counter() - started) * 1000)
-        bot.latencies.append(time.perf_counter() - started)
+                 game_id, outcome, took * 1000)
+        bot.latencies.append(took)
+        bot.observe_command(name, took, failed)  # the metrics: count and latency
 
 
 async def _turned_away(bot: Bot, interaction: Interaction, name: str) -> bool:

@@ -17,13 +17,14 @@ from carca_bot.bot.components.rows import row_for, take_back_offer
 from carca_bot.bot.core.pictures import BOARD, file_size
 from carca_bot.bot.core.reply import Reply
 from carca_bot.bot.posts import endgame
-from carca_bot.bot.posts.channel import posted, refresh_card
-from carca_bot.bot.posts.sending import send_message
+from carca_bot.bot.posts.channel import posted, refresh_card, settle
+from carca_bot.bot.posts.sending import ChannelPost, ReplyPost, deliver
 from carca_bot.bot.seam import Bot, Interaction
 from carca_bot.bot.words import text
 from carca_bot.bot.words.safe import NO_PINGS, pinging
 from carca_bot.i18n import Domain, current, speaking
 from carca_bot.service import TurnView
+from carca_bot.service.posts import PostKey
 from carca_bot.words import alt
 from carca_bot.workers import PoolError
 
@@ -68,14 +69,27 @@ def _elsewhere(interaction: Interaction, view: TurnView | None) -> bool:
 
 async def _post(bot: Bot, interaction: Interaction, reply: Reply, content: str,
                 files: list[discord.File], components: discord.ui.View | None) -> None:
-    """The follow-up; a public post about a game played in another channel goes there."""
+    """The follow-up; a public post about a game played in another channel goes there.
+    A public post about a game tells its change: delivered once under its key (after a
+    crash the catch-up finds it in the channel rather than post it again), the game
+    then marked posted up to it."""
     shown = reply.view if reply.public else None
-    if shown is not None and _elsewhere(interaction, shown):
-        await send_message(bot, shown.where.channel, content, view=components, files=files,
-                           mentions=pinging(*reply.pings))
-    else:
+    mentions = pinging(*reply.pings)
+    if shown is None:
         await interaction.followup.send(content, ephemeral=not reply.public,
-                                        **_message(files, components, pinging(*reply.pings)))
+                                        **_message(files, components, mentions))
+        return
+    key, channel = PostKey(shown.game_id, shown.version), shown.where.channel
+    if _elsewhere(interaction, shown):
+        message = ChannelPost(bot, channel, key.marker, content, view=components,
+                              files=files, mentions=mentions)
+    else:
+        message = ReplyPost(bot, channel, interaction.followup, key.marker, content,
+                            view=components, files=files, mentions=mentions)
+    done = await deliver(bot, key, message, posted=shown.version)
+    if done.how != "sent" and not _elsewhere(interaction, shown):
+        with contextlib.suppress(discord.HTTPException):  # the channel has it already
+            await interaction.delete_original_response()
 
 
 def _message(files: list[discord.File], components: discord.ui.View | None,
@@ -88,9 +102,10 @@ def _message(files: list[discord.File], components: discord.ui.View | None,
 
 
 async def _after_public_post(bot: Bot, interaction: Interaction, shown: TurnView) -> None:
-    """A public post went out: the game counts it as posted, its card follows, and a
-    clicker in another channel is told where the game is."""
-    await posted(bot, shown)
+    """A public post went out (the game counts it as posted): vote messages it overtook
+    close, its card follows, and a clicker in another channel is told where the game
+    is."""
+    await settle(bot, shown)
     if shown.status != "lobby":
         await refresh_card(bot, shown)
     if _elsewhere(interaction, shown):
@@ -231,13 +246,17 @@ async def _card_done(interaction: Interaction, reply: Reply, public: bool) -> No
 
 
 async def final_post(bot: Bot, limit: int, reply: Reply) -> None:
-    """The end-of-game post (ranking, scoring file, replays) in the game's channel."""
+    """The end-of-game post (ranking, scoring file, replays) in the game's channel: it
+    tells the game's last change, so it is delivered once under its key."""
     view = reply.view
     assert view is not None
     with speaking(reply.language or current()):
         files = await files_of(bot, limit, reply)
-    await send_message(bot, view.where.channel, text.with_notes(reply.content, reply.notes),
-                       view=reply.components, files=files)
+    key = PostKey(view.game_id, view.version)
+    message = ChannelPost(bot, view.where.channel, key.marker,
+                          text.with_notes(reply.content, reply.notes),
+                          view=reply.components, files=files)
+    await deliver(bot, key, message, posted=view.version)
 
 
 async def not_posted(bot: Bot, interaction: Interaction, view: TurnView,
@@ -245,8 +264,7 @@ async def not_posted(bot: Bot, interaction: Interaction, view: TurnView,
     """The command was stored but Discord refused its public post: say so privately;
     a change the channel is owed is posted later by the timer loop."""
     log.warning("game %s: public post refused (HTTP %s)", view.game_id, exc.status)
-    owed = any(p.game_id == view.game_id for p in await bot.service.pending_posts(500))
-    if owed:
+    if await bot.service.owes_post(view.game_id):
         said = _("Your command was saved (game #{game}), but I could not post it in the "
                  "channel just now. It will be posted there as soon as Discord takes it. "
                  "Do not repeat it.")

@@ -3,9 +3,12 @@ after every public change, instead of a new picture after every move
 (`components.card` lays it out).
 
 The card's message id is stored with the game (`service.set_card_message`), so a
-restart edits the same card. A card Discord no longer has (deleted, or one the bot may
-not edit) is posted again and remembered; any other refusal is raised, so the change
-stays owed (`service.pending_posts`) and the timer loop shows it later.
+restart edits the same card. It is created through the exactly-once delivery (key
+`card-<game>-0`, `sending.deliver`), so a process that died while Discord was making it
+leaves the next one to find it rather than post a second card. A card Discord no longer
+has (deleted, or one the bot may not edit) is posted again and remembered; any other
+refusal is raised, so the change stays owed (`service.pending_posts`) and the timer
+loop shows it later.
 """
 
 from __future__ import annotations
@@ -18,12 +21,13 @@ from typing import TYPE_CHECKING
 import discord
 
 from carca_bot.bot.components.card import PICTURE, card_layout
-from carca_bot.bot.posts.sending import send_message
+from carca_bot.bot.posts.sending import ChannelPost, deliver
 from carca_bot.bot.seam import Bot
 from carca_bot.bot.words.languages import game_language
 from carca_bot.bot.words.safe import NO_PINGS
 from carca_bot.i18n import Domain, speaking
 from carca_bot.service import Choices, Played, TurnView
+from carca_bot.service.posts import CARD, PostKey
 from carca_bot.words import alt
 
 if TYPE_CHECKING:
@@ -83,6 +87,7 @@ class Cards:
 
         saved = await self.bot.service.game_messages(view.game_id)
         channel = view.where.channel
+        gone = None
         if saved.card_id is not None and saved.card_channel == channel:
             message = self.bot.get_partial_messageable(int(channel)).get_partial_message(
                 int(saved.card_id))
@@ -93,6 +98,13 @@ class Cards:
             except (discord.NotFound, discord.Forbidden) as exc:
                 log.info("game=%s card %s cannot be edited (HTTP %s): posting a new one",
                          view.game_id, saved.card_id, exc.status)
-        sent = await send_message(self.bot, channel, view=layout, files=files())
-        await self.bot.service.set_card_message(view.game_id, channel, str(sent.id))
-        log.info("game=%s card posted as message %s", view.game_id, sent.id)
+                gone = saved.card_id
+        # Created once (`sending.deliver`): a card whose process died before it heard
+        # Discord's answer is found in the channel, and edited, not posted again.
+        key = PostKey(view.game_id, 0, CARD)
+        card = ChannelPost(self.bot, channel, key.marker, view=layout, files=files(),
+                           gone=gone)
+        done = await deliver(self.bot, key, card, update=True)
+        if done.message_id != saved.card_id or saved.card_channel != channel:
+            await self.bot.service.set_card_message(view.game_id, channel, done.message_id)
+        log.info("game=%s card %s as message %s", view.game_id, done.how, done.message_id)

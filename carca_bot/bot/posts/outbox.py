@@ -1,6 +1,15 @@
 """Posts a channel is owed: a committed change whose public post Discord refused, or that
 a restart cut off, is posted later by the timer loop (and at once after an AI seat's
-move), oldest first, from what the service kept (`pending_posts`, `events_since`).
+move), oldest first, from what the service kept.
+
+Each owed entry is delivered once as players see it (issue 30): the loop leases only
+the entries it will deliver (`pending_posts(min_age=...)`), asks the service what is
+still to be posted (`catch_up`: a post an earlier process made before it died is found
+in the channel by its marker, and the changes it told count as posted), and delivers
+the rest under the catch-up's key (`sending.deliver`). A started game's change goes on
+its card (one message, edited); a finished game's result and a lobby's news are new
+messages, headed with the game's number, and, when another game has begun in the
+channel since, saying so.
 """
 
 from __future__ import annotations
@@ -13,7 +22,7 @@ import discord
 
 from carca_bot.bot.components.rows import final_row, row_for
 from carca_bot.bot.posts import endgame
-from carca_bot.bot.posts.channel import post
+from carca_bot.bot.posts.sending import ChannelPost, deliver
 from carca_bot.bot.seam import Bot
 from carca_bot.bot.words import text
 from carca_bot.bot.words.languages import game_language
@@ -40,13 +49,13 @@ class Outbox:
     async def deliver(self, min_age: float = OWED_POST_AGE, game_id: int | None = None) -> int:
         """Post the committed changes a channel was not shown (a refused or lost post),
         oldest first; those only `min_age` seconds old are left to the command still
-        posting them (`game_id`: that game's only). A failed send stays owed for the next
-        period. Returns posts sent."""
+        posting them, and not leased (`game_id`: that game's only, leasing no other). A
+        failed send stays owed for the next period. Returns posts delivered."""
+        if game_id is not None:
+            owed = await self.bot.service.pending_post(game_id)
+            return 0 if owed is None else await self._deliver_one(owed)
         sent = 0
-        now = self.bot.service.clock()
-        for owed in await self.bot.service.pending_posts():
-            if now - owed.since < min_age or game_id not in (None, owed.game_id):
-                continue
+        for owed in await self.bot.service.pending_posts(min_age=min_age):
             sent += await self._deliver_one(owed)
         return sent
 
@@ -55,16 +64,16 @@ class Outbox:
 
         The service calls it after storing a change it made itself, `after` being the
         game's version before it. The post of the change before (a player's move, which
-        their own command is still posting) is waited for first, so the catch-up post
-        holds only the new moves; then the game's owed post goes out as the timer loop
-        would send it (other games' are left to their commands and the timer loop). One
-        delivery at a time, so no owed post goes out twice.
+        their own command is still posting) is waited for first, looking without a
+        lease, so the catch-up post holds only the new moves; then the game's owed post
+        goes out as the timer loop would send it (other games' are left to their
+        commands and the timer loop). One delivery at a time, so no owed post goes out
+        twice.
         """
         loop = asyncio.get_running_loop()
         waited_until = loop.time() + PREVIOUS_POST_WAIT
         while loop.time() < waited_until:
-            owed = next((p for p in await self.bot.service.pending_posts()
-                         if p.game_id == game_id), None)
+            owed = await self.bot.service.pending_post(game_id, take=False)
             if owed is None:
                 return  # posted already (the timer loop, or an earlier call)
             if owed.posted_version >= after:
@@ -74,10 +83,18 @@ class Outbox:
             await self.deliver(min_age=0.0, game_id=game_id)
 
     async def _deliver_one(self, owed: PendingPost) -> int:
+        finder = ChannelPost(self.bot, owed.channel_id)  # looks in the channel, sends nothing
         try:
-            catch = await self.bot.service.events_since(owed.game_id, owed.posted_version)
+            catch = await self.bot.service.catch_up(owed, finder)
         except ServiceError as exc:
             self._failed_once(owed.game_id, f"cannot be read ({exc})")
+            return 0
+        except discord.HTTPException as exc:
+            self._failed_once(owed.game_id, f"could not be looked for (HTTP {exc.status})")
+            return 0
+        if catch is None:  # the channel had it: a post whose sender died unanswered
+            log.info("game=%s outcome=owed_post_found version=%s", owed.game_id,
+                     owed.version)
             return 0
         view = catch.view
         try:
@@ -88,7 +105,6 @@ class Outbox:
         except discord.HTTPException as exc:
             self._failed_once(owed.game_id, f"could not be posted (HTTP {exc.status})")
             return 0
-        await self.bot.service.mark_posted(view.game_id, catch.version)
         self._failed.discard(view.game_id)
         log.info("game=%s outcome=owed_post_delivered version=%s", view.game_id,
                  catch.version)
@@ -97,8 +113,9 @@ class Outbox:
         return 1
 
     async def _catch_up_card(self, catch: CatchUp) -> None:
-        """A started game's owed change: on its card; a finished game's result is also
-        posted, as the end-of-game post would have been."""
+        """A started game's owed change: on its card (then marked posted: an edit makes
+        no message to repeat); a finished game's result is also posted, as the
+        end-of-game post would have been, delivered once under the catch-up's key."""
         view = catch.view
         with speaking(game_language(view)):
             said = [d for d in map(text.describe, played(catch.played)) if d]
@@ -108,6 +125,8 @@ class Outbox:
         await self.bot.cards.show(now, last)
         if view.finished:
             await self._catch_up_post(catch)
+        else:
+            await self.bot.service.mark_posted(view.game_id, catch.version)
 
     async def _catch_up_post(self, catch: CatchUp) -> None:
         view = catch.view
@@ -119,11 +138,14 @@ class Outbox:
             if shown.board is not None:
                 files.append(await self.bot.pictures.board_file(
                     shown.board, BOARD_BYTES, language, now, shown.last))
-            content = text.with_notes(text.catch_up(view, catch.lines, played(catch.played)),
+            content = text.with_notes(text.catch_up(view, catch.lines, played(catch.played),
+                                                    later_game=catch.other_game),
                                       endgame.rating_lines(rated))
             components = (final_row(view.game_id) if view.finished
                           else row_for(view, None, private=False))
-        await post(self.bot, view.where, content, components, [], files)
+        message = ChannelPost(self.bot, view.where.channel, catch.key.marker, content,
+                              view=components, files=files)
+        await deliver(self.bot, catch.key, message, posted=catch.version)
 
     def _failed_once(self, game_id: int, why: str) -> None:
         """One warning per game, not one every period while Discord refuses."""

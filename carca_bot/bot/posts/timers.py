@@ -1,6 +1,9 @@
 """What the service's timers did, said in the game's channel: a reminder to the late
 player, a turn played or skipped for them (on the card), a vote to expel opened, a
-game that ended by it, a lobby that waited too long."""
+game that ended by it, a lobby that waited too long. Each message is delivered once
+under its key (the game, the version the timer's step made, and what it says): the
+game's end is an owed change (a catch-up after a crash finds the post rather than
+repeat it); a notice is said once even if its delivery is tried again."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from carca_bot.bot.components.rows import final_row, row_for
 from carca_bot.bot.core.pictures import file_size
 from carca_bot.bot.posts import endgame
 from carca_bot.bot.posts.channel import post, posted, refresh_card
+from carca_bot.bot.posts.sending import EXPIRED, NOTICE
 from carca_bot.bot.posts.votes import post_vote
 from carca_bot.bot.seam import Bot
 from carca_bot.bot.words import text
@@ -19,6 +23,7 @@ from carca_bot.bot.words.languages import game_language
 from carca_bot.bot.words.safe import safe_name
 from carca_bot.i18n import Domain, speaking
 from carca_bot.service import Note, TimerReport
+from carca_bot.service.posts import PostKey
 
 log = logging.getLogger("carca_bot.bot")
 _T = Domain("bot")
@@ -54,7 +59,8 @@ async def announce_timer(bot: Bot, report: TimerReport) -> None:
         return
     try:
         await post(bot, view.where, reminder, components,
-                   [report.user_id] if report.user_id else [])
+                   [report.user_id] if report.user_id else [],
+                   key=PostKey(view.game_id, view.version, NOTICE))
     except discord.HTTPException:
         log.warning("could not post the timer notice in channel %s", report.where.channel)
     if view.status == "active":  # e.g. a vote to expel opened: the card shows it
@@ -165,6 +171,7 @@ async def lobby_expired(bot: Bot, report: TimerReport) -> None:
                     "and was closed. Open a new one with `/carc create`.").format(
             game=report.game_id, name=safe_name(report.name), time=waited)
     try:
-        await post(bot, report.where, content)
+        await post(bot, report.where, content,
+                   key=PostKey(report.game_id, report.view.version, EXPIRED))
     except discord.HTTPException:
         log.warning("could not post the lobby expiry in channel %s", report.where.channel)

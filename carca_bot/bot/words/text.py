@@ -205,13 +205,20 @@ def move_lines(view: TurnView, actor: str | None = None, last: Played | None = N
     return "\n".join(lines)
 
 
-def catch_up(view: TurnView, lines: Iterable[Told], done: Iterable[Played]) -> str:
+def catch_up(view: TurnView, lines: Iterable[Told], done: Iterable[Played],
+             later_game: int | None = None) -> str:
     """A public post delivered late (Discord refused it, or the bot restarted first):
-    what was played and said since the last post, then the game as it is now."""
+    what was played and said since the last post, then the game as it is now.
+    `later_game`: a game begun in the channel since, among whose messages this lands."""
     said = [f"• {d}" for d in map(describe, done) if d]
     now = dataclasses.replace(view, events=tuple(lines))
-    head = _("📬 Game #{game}: this could not be posted when it happened.").format(
-        game=view.game_id)
+    if later_game is None:
+        head = _("📬 Game #{game}: this could not be posted when it happened.").format(
+            game=view.game_id)
+    else:
+        head = _("📬 About the earlier game #{game}, not game #{now} now played here: "
+                 "this could not be posted when it happened.").format(
+            game=view.game_id, now=later_game)
     return clip("\n".join([head, *said, public_update(now)]))
 
 
