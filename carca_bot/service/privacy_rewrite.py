@@ -127,7 +127,7 @@ REWRITERS: dict[str, Callable[[Any, Context], Any]] = {
 
 
 def dumps(value: Any) -> str:
-    """JSON as the store writes it (store.store._dumps)."""
+    """JSON as the store writes it (store.methods.dumps)."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 

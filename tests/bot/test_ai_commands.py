@@ -15,7 +15,7 @@ from carca_bot.engine.figures import FIGURES
 from carca_bot.engine.moves import Draw, EndTurn
 from carca_bot.i18n import PSEUDO, speaking
 from carca_bot.i18n.pseudo import untranslated
-from carca_bot.service import GameOptions, User, model
+from carca_bot.service import GameOptions, User, options
 from tests.bot.cards import assert_card_reply, card_requests, pings
 from tests.bot.conftest import ANA, BEN, BotHarness
 from tests.bot.fake_discord import Request
@@ -129,7 +129,7 @@ async def test_the_ai_commands_speak_the_pseudo_language(h: BotHarness,
                                                          ) -> None:
     h.make.locale = PSEUDO
     h.make.guild_locale = PSEUDO
-    monkeypatch.setattr(model, "LANGUAGES", (*model.LANGUAGES, PSEUDO))
+    monkeypatch.setattr(options, "LANGUAGES", (*options.LANGUAGES, PSEUDO))
     await hinted_game(h)
     requests = [*await h.command(ANA, "/carc-hint"), *await ai(h, ANA, "hints"),
                 *await ai(h, BEN, "add", level="easy"), *await ai(h, ANA, "remove", player="x"),

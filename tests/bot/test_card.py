@@ -15,7 +15,7 @@ import pytest
 from carca_bot.bot.components.card import card_layout, seat_line
 from carca_bot.i18n import PSEUDO, speaking
 from carca_bot.i18n.pseudo import untranslated
-from carca_bot.service import ClockRules, NotifyPref, TurnView, model
+from carca_bot.service import ClockRules, NotifyPref, TurnView, options
 from tests.bot.cards import assert_card_reply, card_requests, channel_posts, deletes, pings
 from tests.bot.conftest import ANA, BEN, CY, BotHarness, offline_bot, start_bot
 from tests.bot.fake_discord import APP_ID, FakeDiscord, Interactions, Request, texts, walk
@@ -314,7 +314,7 @@ async def test_the_new_words_are_translated(harness: BotHarness,
     """Card, ping, direct message, status view and /carc-notify, in the pseudo-language."""
     h = harness
     h.make.locale = h.make.guild_locale = PSEUDO
-    monkeypatch.setattr(model, "LANGUAGES", (*model.LANGUAGES, PSEUDO))
+    monkeypatch.setattr(options, "LANGUAGES", (*options.LANGUAGES, PSEUDO))
     await h.command(BEN, "/carc-notify", mode="dm", early=True)
     await h.command(CY, "/carc-notify")
     await h.command(ANA, "/carc-notify", early=True)

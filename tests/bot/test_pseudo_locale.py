@@ -21,7 +21,7 @@ from carca_bot.engine.catalogue import tile_ids
 from carca_bot.engine.figures import FIGURES
 from carca_bot.i18n import PSEUDO
 from carca_bot.i18n.pseudo import CLOSE, OPEN, untranslated
-from carca_bot.service import TimerReport, User, model
+from carca_bot.service import TimerReport, User, options
 from tests.bot.cards import assert_card_reply
 from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness
 from tests.bot.fake_discord import Request
@@ -36,7 +36,7 @@ def pseudo_bot(harness: BotHarness, monkeypatch: pytest.MonkeyPatch) -> Iterator
     harness.make.locale = PSEUDO
     harness.make.guild_locale = PSEUDO
     # Games may speak the pseudo-language too (a real one speaks "en" or "es").
-    monkeypatch.setattr(model, "LANGUAGES", (*model.LANGUAGES, PSEUDO))
+    monkeypatch.setattr(options, "LANGUAGES", (*options.LANGUAGES, PSEUDO))
     yield harness
 
 

@@ -19,7 +19,7 @@ from carca_bot.engine.game import Game
 from carca_bot.engine.randomplay import random_game
 from carca_bot.engine.setup import Setup
 from carca_bot.service import GameService, LanguagePrefs, NotAllowed, User, Where
-from carca_bot.store import SCHEMA_VERSION, SchemaTooNew, SeatRow, Store
+from carca_bot.store import SCHEMA_VERSION, SchemaTooNew, SeatRow, Store, migrations_early
 from carca_bot.store import schema as schema_module
 from carca_bot.store.driver import Database
 from tests.store.backends import columns, opened, schema_version, set_schema_version, tables
@@ -220,7 +220,7 @@ async def test_a_version_1_file_is_migrated_and_its_games_go_on(db_target: str) 
 async def test_a_failed_migration_changes_nothing(db_target: str, backend: str,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     await _version_1(db_target)
-    broken = (schema_module.V1, (*schema_module.V2, "THIS IS NOT SQL"))
+    broken = (migrations_early.V1, (*migrations_early.V2, "THIS IS NOT SQL"))
     monkeypatch.setattr(schema_module, "MIGRATIONS", broken)
     with pytest.raises(SQL_ERROR[backend]):
         await Store.open(db_target)
@@ -276,7 +276,7 @@ async def test_a_version_2_file_owes_no_posts_and_goes_on(db_target: str) -> Non
 async def test_a_failed_version_3_migration_leaves_version_2(
         db_target: str, backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
     await _version_2(db_target)
-    broken = (schema_module.V1, schema_module.V2, (*schema_module.V3, "THIS IS NOT SQL"))
+    broken = (migrations_early.V1, migrations_early.V2, (*migrations_early.V3, "THIS IS NOT SQL"))
     monkeypatch.setattr(schema_module, "MIGRATIONS", broken)
     with pytest.raises(SQL_ERROR[backend]):
         await Store.open(db_target)
@@ -324,7 +324,7 @@ async def test_a_version_3_file_gets_language_overrides_and_keeps_its_games(
 async def test_a_failed_version_4_migration_leaves_version_3(
         db_target: str, backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
     await _version_3(db_target)
-    broken = (*schema_module.MIGRATIONS[:3], (*schema_module.V4, "THIS IS NOT SQL"))
+    broken = (*schema_module.MIGRATIONS[:3], (*migrations_early.V4, "THIS IS NOT SQL"))
     monkeypatch.setattr(schema_module, "MIGRATIONS", broken)
     with pytest.raises(SQL_ERROR[backend]):
         await Store.open(db_target)
@@ -369,7 +369,7 @@ async def test_a_version_4_file_gets_clocks_and_its_timers_go_on(db_target: str)
 async def test_a_failed_version_5_migration_leaves_version_4(
         db_target: str, backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
     await _version_4(db_target)
-    broken = (*schema_module.MIGRATIONS[:4], (*schema_module.V5, "THIS IS NOT SQL"))
+    broken = (*schema_module.MIGRATIONS[:4], (*migrations_early.V5, "THIS IS NOT SQL"))
     monkeypatch.setattr(schema_module, "MIGRATIONS", broken)
     with pytest.raises(SQL_ERROR[backend]):
         await Store.open(db_target)
