@@ -53,6 +53,7 @@ TIMER_PERIOD = 60.0  # seconds between checks of turn deadlines
 # their timers run at once then (docs/deploying-postgres.md, "Running the shards").
 RENEW_PERIOD = RENEW
 SHUTDOWN_GRACE = 20.0  # seconds commands in flight get to finish
+TASK_GRACE = 5.0  # seconds a cancelled background loop gets to end
 
 
 TOKEN_IN_PATH = re.compile(r"(/(?:interactions|webhooks)/\d+/)[^/\s?'\"]+")
@@ -167,9 +168,7 @@ class CarcaBot(discord.AutoShardedClient):
             log.warning("%d commands still running at shutdown", self.actions.in_flight)
         for task in (self._timer_task, self._keeper_task):
             if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+                await _stopped(task)
         if self.keeper is not None:  # a survivor need not wait for the leases to expire
             await self.keeper.give_back()
         await super().close()
@@ -298,6 +297,8 @@ class CarcaBot(discord.AutoShardedClient):
             with contextlib.suppress(TimeoutError):  # every period, or at once when the
                 async with asyncio.timeout(TIMER_PERIOD):  # shards held changed
                     await self._wake.wait()
+            if not self.actions.accepting:  # closing, even if the cancel was lost
+                return
             self._wake.clear()
             try:
                 for report in await self.service.check_timers():
@@ -321,6 +322,18 @@ class CarcaBot(discord.AutoShardedClient):
     async def announce_timer(self, report: TimerReport) -> None:
         """Say in its channel what a timer did (`posts.timers`)."""
         await announce_timer(self, report)
+
+
+async def _stopped(task: asyncio.Task[None]) -> None:
+    """Cancel a background loop and wait for it, a bounded time. Python 3.11's
+    `asyncio.timeout` can take a cancellation that races with its own expiry for a
+    time-out, and a loop that then carries on would hang shutdown for ever."""
+    task.cancel()
+    done, _ = await asyncio.wait({task}, timeout=TASK_GRACE)
+    if not done:
+        log.warning("%s did not stop when cancelled; left behind", task.get_name())
+    elif not task.cancelled() and task.exception() is not None:
+        log.error("%s had failed", task.get_name(), exc_info=task.exception())
 
 
 def _is_a_bot(bot: CarcaBot) -> Bot:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from carca_bot.bot import client
 from carca_bot.bot.config import ConfigError, Settings
 from carca_bot.bot.core.gate import RateLimit
 from tests.bot.cards import assert_card_reply
@@ -80,6 +82,39 @@ async def test_shutdown_finishes_commands_in_flight_and_refuses_new_ones(
     started = [r for r in harness.fake.since(start) if r is not refused]
     post = assert_card_reply(started)
     assert post.files  # the start went through, with its board, before the database closed
+
+
+async def test_the_timer_loop_ends_at_shutdown_even_without_its_cancellation(
+        harness: BotHarness) -> None:
+    """Python 3.11's `asyncio.timeout` can turn a cancellation that races with its expiry
+    into a time-out; the loop then sees the bot closing and ends by itself."""
+    loop = harness.bot._timer_task
+    assert loop is not None
+    harness.bot.actions.accepting = False
+    harness.bot._wake.set()
+    await asyncio.wait_for(loop, 10)
+
+
+async def test_shutdown_does_not_wait_for_ever_on_a_loop_that_ignores_cancelling(
+        harness: BotHarness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: `close` awaited a cancelled background task without a bound, and a test
+    run hung for ten minutes in a bot's teardown."""
+    released = asyncio.Event()
+
+    async def deaf() -> None:
+        while not released.is_set():
+            with contextlib.suppress(asyncio.CancelledError):
+                await released.wait()
+
+    real = harness.bot._timer_task
+    assert real is not None
+    real.cancel()
+    harness.bot._timer_task = asyncio.create_task(deaf(), name="deaf")
+    monkeypatch.setattr(client, "TASK_GRACE", 0.2)
+    try:
+        await asyncio.wait_for(harness.bot.close(), 10)
+    finally:
+        released.set()
 
 
 def test_run_without_a_token_explains_and_offers_the_local_game() -> None:
