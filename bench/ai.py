@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from carca_bot.ai.arena import Result, play_game
 from carca_bot.ai.mcts import Search
-from carca_bot.ai.players import LEVELS, Budget, plan_turn
+from carca_bot.ai.players import LEVELS, STRONG, Budget, plan_turn
 from carca_bot.ai.sampling import public_copy
 from carca_bot.engine.game import Game, Phase
 from carca_bot.engine.moves import Draw
@@ -277,7 +277,7 @@ def late_think(count: int, mixes: Sequence[str], budget: Budget) -> list[str]:
     lines = []
     for game, tile in late_positions(count, mixes):
         started, used = time.perf_counter(), time.process_time()
-        search = Search(public_copy(game), tile, random.Random(1))
+        search = Search(public_copy(game), tile, random.Random(1), STRONG)
         search.run(budget.seconds, budget.iterations)
         took = time.perf_counter() - started
         wall.setdefault("strong", []).append(took)

@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass
 
 from carca_bot.ai import oneply, reply, sampling
-from carca_bot.ai.mcts import Search
+from carca_bot.ai.mcts import Config, Search
 from carca_bot.ai.turns import Plan, plans
 from carca_bot.engine.game import Game, Phase
 from carca_bot.engine.moves import CLOSING, Draw, Move
@@ -45,6 +45,8 @@ class Budget:
 
 
 DEFAULT_BUDGET = Budget()
+# The strong level's search (see `mcts.Config`).
+STRONG = Config()
 
 
 def check_level(level: str) -> str:
@@ -60,8 +62,9 @@ def choose(level: str, game: Game, tile: str | None, rng: random.Random,
 
 
 def plan_turn(level: str, game: Game, tile: str | None, rng: random.Random,
-              budget: Budget = DEFAULT_BUDGET) -> Plan:
-    """The steps `level` plays from this decision to the end of the action."""
+              budget: Budget = DEFAULT_BUDGET, strong: Config = STRONG) -> Plan:
+    """The steps `level` plays from this decision to the end of the action (`strong`:
+    the strong level's search)."""
     check_level(level)
     if game.finished:
         raise ValueError("the game is over: nobody decides")
@@ -81,10 +84,18 @@ def plan_turn(level: str, game: Game, tile: str | None, rng: random.Random,
         return oneply.best(work, options, light=True, rng=rng, draws=1)
     if level == "medium":
         return reply.medium(work, options, rng)
-    share = budget.placed_share if work.phase is Phase.PLACED else 1.0
+    search = Search(work, tile, rng, strong)
+    search.run(*limits(budget, work))
+    return search.best()
+
+
+def limits(budget: Budget, game: Game) -> tuple[float | None, int | None]:
+    """The strong level's seconds and iterations for this decision: the budget, or its
+    `placed_share` once the tile is down."""
+    share = budget.placed_share if game.phase is Phase.PLACED else 1.0
     seconds = None if budget.seconds is None else budget.seconds * share
     iterations = None if budget.iterations is None else max(1, int(budget.iterations * share))
-    return Search(work, tile, rng).run(seconds, iterations)
+    return seconds, iterations
 
 
 def _random_plan(game: Game, tile: str | None, rng: random.Random) -> Plan:
