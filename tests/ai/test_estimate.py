@@ -1,0 +1,118 @@
+"""The strong evaluation: each open feature read from every player's side (the tiles
+that can still close it, who can still win its majority), and a value for every figure
+the engine knows."""
+
+from __future__ import annotations
+
+import pytest
+
+from carca_bot.ai import closing, estimate, evaluate
+from carca_bot.engine.catalogue import Kind
+from carca_bot.engine.figures import BY_NAME, HELD_PIECES
+from carca_bot.engine.game import Game
+from carca_bot.engine.moves import Deploy, EndTurn, PlaceTile
+from carca_bot.engine.setup import Setup
+
+
+def _open_city() -> Game:
+    """Base game: A lays an F (a city through the tile, with a pennant) above the start
+    tile's city and puts a follower on it; the city is open on one square, above."""
+    game = Game(Setup(("A", "B"), frozenset(), seed=1))
+    for move in game.legal_moves("F"):
+        if not isinstance(move, PlaceTile) or move.pos != (0, -1):
+            continue
+        game.push(move)
+        placed = game.board.tiles[(0, -1)]
+        city = [d for d in game.legal_deployments()
+                if isinstance(d, Deploy) and d.figure == "follower"
+                and game.board.feature(placed.node_named(d.on) or 0).kind is Kind.CITY]
+        if city and game.board.feature(game.board.tiles[(0, 0)].nodes[0]).open > 0:
+            game.push(city[0])
+            game.push(EndTurn())
+            return game
+        game.pop()
+    raise AssertionError("no such placement")
+
+
+def _city(game: Game) -> tuple[int, closing.Squares]:
+    board = game.board
+    root = board.find(board.tiles[(0, 0)].nodes[0])
+    feat = board.features[root]
+    assert feat is not None
+    return root, closing.open_squares(board, root, feat)
+
+
+def _take_out(game: Game, mask: int) -> None:
+    """Take every tile of the types in `mask` out of the supply."""
+    for tile, bit in closing.fits_of(game).bits:
+        if mask & bit:
+            game.supply[tile] = 0
+
+
+def test_an_open_city_is_worth_its_chance_of_completion_to_its_holder() -> None:
+    game = _open_city()
+    # 2 tiles and a pennant, 0.6 of growth, a 0.75 chance of completion (one open edge,
+    # 35 turns each to go): (3 + 0.6) * 1.75; the shared evaluation agrees at 2 players
+    reader = estimate._Reader(game)
+    root, squares = _city(game)
+    feat = game.board.features[root]
+    assert feat is not None and len(squares) == 1
+    assert reader.worth(root, feat) == (pytest.approx(3.6 * 1.75), True)
+    assert estimate.estimates(game)[0] == pytest.approx(evaluate.values(game)[0])
+
+
+def test_a_city_no_tile_left_can_complete_is_worth_its_end_value() -> None:
+    """Take every tile that fits its open square out of the supply: the city is dead,
+    worth its end-of-game value (3) instead of (3 + 0.6) * 1.75."""
+    game = _open_city()
+    before = estimate.estimates(game)[0]
+    _, squares = _city(game)
+    ((square, _),) = squares
+    _take_out(game, closing.fits_of(game).fitting(game.board.frontier[square]))
+    assert closing.dead(game.board, squares, closing.fits_of(game),
+                        closing.fits_of(game).left(game.supply))
+    assert before - estimate.estimates(game)[0] == pytest.approx(3.6 * 1.75 - 3.0)
+    assert evaluate.values(game)[0] == pytest.approx(before)  # the shared one cannot tell
+
+
+def test_a_city_only_extending_tiles_can_reach_is_less_likely_closed() -> None:
+    game = _open_city()
+    before = estimate.estimates(game)[0]
+    _, squares = _city(game)
+    ((square, sides),) = squares
+    fits = closing.fits_of(game)
+    _take_out(game, fits.closing(game.board.frontier[square], sides))
+    assert not closing.closers(game.board, squares, fits, fits.left(game.supply))
+    assert not closing.dead(game.board, squares, fits, fits.left(game.supply))
+    assert before - estimate.estimates(game)[0] == pytest.approx(3.6 * 0.75 * estimate.HARD)
+
+
+@pytest.mark.parametrize(("followers", "share"), [(1, estimate.CHASE), (0, 0.0)])
+def test_a_player_one_behind_with_a_follower_left_may_still_win_the_majority(
+        followers: int, share: float) -> None:
+    game = _open_city()
+    root, _ = _city(game)
+    feat = game.board.features[root]
+    assert feat is not None
+    game.hand[1]["follower"] = followers
+    reader = estimate._Reader(game)
+    worth, alive = reader.worth(root, feat)
+    assert alive and worth == pytest.approx(3.6 * 1.75)
+    reader.feature(root, feat, {0: 2, 1: 1})
+    assert reader.values[1] - game.scores[1] == pytest.approx(share * worth)
+    assert reader.values[0] - game.scores[0] == pytest.approx(worth)
+
+
+def test_every_figure_the_engine_knows_has_a_value() -> None:
+    known = set(BY_NAME) | set(HELD_PIECES)
+    assert set(estimate.FIGURE_WORTH) == known
+    assert set(evaluate.HAND_WORTH) == known
+
+
+@pytest.mark.parametrize("evaluation", [estimate.estimates, evaluate.values],
+                         ids=["strong", "easy and medium"])
+def test_an_unknown_figure_in_hand_is_an_error_not_a_zero(evaluation: object) -> None:
+    game = _open_city()
+    game.hand[1]["giant"] = 1
+    with pytest.raises(KeyError, match="giant"):
+        evaluation(game)  # type: ignore[operator]
