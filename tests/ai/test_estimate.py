@@ -57,7 +57,8 @@ def test_an_open_city_is_worth_its_chance_of_completion_to_its_holder() -> None:
     root, squares = _city(game)
     feat = game.board.features[root]
     assert feat is not None and len(squares) == 1
-    assert reader.worth(root, feat) == (pytest.approx(3.6 * 1.75), True)
+    worth, alive = reader.worth(root, feat)
+    assert alive and worth == pytest.approx(3.6 * 1.75)
     assert estimate.estimates(game)[0] == pytest.approx(evaluate.values(game)[0])
 
 
