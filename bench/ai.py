@@ -25,7 +25,11 @@ run with different --offset values (even on different days) add up to one arena,
 game counted once.
 --late N first times the strong level alone on N late-game positions (15 tiles left)
 at the budget, with the iterations its search managed (under load, a time budget buys
-fewer iterations), then medium and easy there, in wall and CPU time.
+fewer iterations), then medium and easy there, in wall and CPU time. --rate N does the
+same for the strong search on N positions spread over whole games (2 and 4 players):
+the median iterations it reaches is the iteration budget that stands for the time
+budget in a reproducible arena. Think time is printed per action (the draw-or-abbey
+choice and the plan of the tile) and per decision (what a budget of seconds bounds).
 """
 
 from __future__ import annotations
@@ -81,7 +85,7 @@ def _save(path: Path, spec: str, players: int, number: int, budget: Budget,
     record = {"spec": spec, "players": players, "game": number,
               "seconds": budget.seconds, "iterations": budget.iterations,
               "levels": list(result.levels), "scores": result.scores,
-              "think": result.think}
+              "think": result.think, "decisions": result.decisions}
     with path.open("a", encoding="utf-8") as out:
         out.write(json.dumps(record) + "\n")
 
@@ -99,7 +103,8 @@ def pooled(paths: Sequence[Path]) -> list[str]:
                 continue
             rec = json.loads(line)
             key = (rec["spec"], rec["players"], rec["seconds"], rec["iterations"])
-            result = Result(tuple(rec["levels"]), rec["scores"], rec["think"])
+            result = Result(tuple(rec["levels"]), rec["scores"], rec["think"], 0,
+                            rec.get("decisions", {}))
             groups.setdefault(key, {}).setdefault(rec["game"], result)
     lines: list[str] = []
     think: dict[str, list[float]] = {}
@@ -118,6 +123,10 @@ def pooled(paths: Sequence[Path]) -> list[str]:
             lines.extend(_table_summary(spec, results, None))
     lines.append("median think time per action (pooled games, wall time as played):")
     lines.extend(_think_lines(think))
+    decided = _decisions([r for games in groups.values() for r in games.values()])
+    if decided:
+        lines.append("think time per decision (pooled games that recorded it):")
+        lines.extend(_think_lines(decided))
     return lines
 
 
@@ -242,6 +251,15 @@ def _progress(spec: str, results: list[Result], wall: float) -> None:
           f"[{low:.1%}, {high:.1%}] ({wall:.0f} s)", file=sys.stderr, flush=True)
 
 
+def _decisions(results: Sequence[Result]) -> dict[str, list[float]]:
+    """Seconds per decision, per level (what a budget of seconds bounds)."""
+    out: dict[str, list[float]] = {}
+    for res in results:
+        for level, times in res.decisions.items():
+            out.setdefault(level, []).extend(times)
+    return out
+
+
 def _collect(results: list[Result], think: dict[str, list[float]]) -> None:
     for res in results:
         for level, times in res.think.items():
@@ -298,6 +316,52 @@ def late_think(count: int, mixes: Sequence[str], budget: Budget) -> list[str]:
     return lines
 
 
+def rate_positions(count: int, mixes: Sequence[str]) -> list[tuple[Game, str]]:
+    """Positions spread over whole games (2 and 4 players in turn, 5 to 64 tiles left),
+    played by easy, each with the tile just drawn."""
+    out = []
+    for i in range(count):
+        seed = 30_000 + i
+        players = 2 if i % 2 == 0 else 4
+        game = Game(Setup(tuple(f"P{k}" for k in range(players)),
+                          MIXES[mixes[i % len(mixes)]], seed=seed))
+        left = 5 + (i * 13) % 60
+        rng = random.Random(seed)
+        while not game.finished and not (game.phase is Phase.TILE and game.tiles_left <= left):
+            plan = plan_turn("easy", game, None, rng)
+            if isinstance(plan[0], Draw):
+                plan = plan_turn("easy", game, game.draw(), rng)
+            for move in plan:
+                game.push(move)
+        if not game.finished:
+            out.append((game, game.draw()))
+    return out
+
+
+def rate(count: int, mixes: Sequence[str], budget: Budget) -> list[str]:
+    """How many iterations the strong search reaches within the budget, one search at a
+    time, on positions spread over whole games (`rate_positions`)."""
+    reached: list[int] = []
+    took: list[float] = []
+    lines = []
+    for game, tile in rate_positions(count, mixes):
+        started = time.perf_counter()
+        search = Search(public_copy(game), tile, random.Random(1), STRONG)
+        search.run(budget.seconds, budget.iterations)
+        took.append(time.perf_counter() - started)
+        reached.append(search.iterations)
+        mix = ", ".join(sorted(game.setup.expansions)) or "base"
+        lines.append(f"  {len(game.players)}p {mix:<58} {game.tiles_left:>3} left "
+                     f"{len(search.root.plans):>4} plans {search.iterations:>5} iterations "
+                     f"{took[-1] * 1000:7.0f} ms")
+    reached.sort()
+    lines.append(f"strong reaches a median of {statistics.median(reached):.0f} iterations "
+                 f"(p10 {reached[len(reached) // 10]}, p90 {reached[len(reached) * 9 // 10]})"
+                 f" in {budget.seconds} s over {len(reached)} positions; wall median "
+                 f"{statistics.median(took) * 1000:.0f} ms")
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
@@ -319,6 +383,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--late", type=int, default=0,
                         help="first time the strong level on this many late-game "
                              "positions (15 tiles left), one at a time, at the budget")
+    parser.add_argument("--rate", type=int, default=0,
+                        help="first time the strong search alone on this many positions "
+                             "spread over whole games, at the budget: the iterations it "
+                             "reaches (the iteration count that matches a time budget)")
     parser.add_argument("--mixes", nargs="*", default=list(MIXES),
                         help=f"expansion mixes, rotating: {', '.join(MIXES)}")
     parser.add_argument("--save", type=Path, default=None,
@@ -344,6 +412,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error("--budget 0 needs --iterations")
     budget = Budget(seconds=seconds, iterations=args.iterations)
     think: dict[str, list[float]] = {}
+    played: list[Result] = []
     tables = args.games if args.tables is None else args.tables
     print(f"games per pairing {args.games}, per 4-player table {tables}, strong budget "
           f"{seconds} s and {args.iterations} iterations per decision, {args.procs} "
@@ -352,6 +421,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"think on late-game positions, strong at {seconds} s / {args.iterations} "
               "iterations:", flush=True)
         print("\n".join(late_think(args.late, args.mixes, budget)), flush=True)
+    if args.rate:
+        print(f"iterations the strong search reaches in {seconds} s:", flush=True)
+        print("\n".join(rate(args.rate, args.mixes, budget)), flush=True)
     with ProcessPoolExecutor(args.procs) as pool:
         for players, specs, count in ((2, args.pairings, args.games),
                                       (4, args.tables4, tables)):
@@ -367,6 +439,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                     if args.progress and len(results) % args.progress == 0:
                         _progress(spec, results, time.perf_counter() - started)
                 wall = time.perf_counter() - started
+                played.extend(results)
                 if len(levels) == 2:
                     print(_summary(spec, levels[0], results, players, think, wall), flush=True)
                 if players == 4:
@@ -375,6 +448,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                     print("\n".join(_table_summary(spec, results, wall)), flush=True)
     print("median think time per action (all games, all mixes):")
     print("\n".join(_think_lines(think)))
+    print("think time per decision (all games, all mixes):")
+    print("\n".join(_think_lines(_decisions(played))))
 
 
 if __name__ == "__main__":

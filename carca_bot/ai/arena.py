@@ -23,6 +23,9 @@ class Result:
     scores: list[int]
     think: dict[str, list[float]] = field(default_factory=dict)  # seconds per action
     moves: int = 0  # steps pushed
+    # seconds per decision (an action is one, or two when the draw-or-abbey choice came
+    # first): what a budget of seconds bounds
+    decisions: dict[str, list[float]] = field(default_factory=dict)
 
     def winners(self) -> list[int]:
         best = max(self.scores)
@@ -36,7 +39,8 @@ def play_game(setup: Setup, levels: tuple[str, ...], seed: int,
         raise ValueError("one level per player")
     game = Game(setup)
     rngs = [random.Random(f"{seed}:{seat}") for seat in range(len(levels))]
-    result = Result(levels, [], {level: [] for level in levels})
+    result = Result(levels, [], {level: [] for level in levels}, 0,
+                    {level: [] for level in levels})
     while not game.finished:
         seat = game.deciding
         assert seat is not None
@@ -44,8 +48,13 @@ def play_game(setup: Setup, levels: tuple[str, ...], seed: int,
         started = time.perf_counter()
         plan = plan_turn(level, game, None, rngs[seat], budget)
         if isinstance(plan[0], Draw):
+            result.decisions[level].append(time.perf_counter() - started)
             tile = game.draw()  # the referee's draw, never the AI's
+            second = time.perf_counter()
             plan = plan_turn(level, game, tile, rngs[seat], budget)
+            result.decisions[level].append(time.perf_counter() - second)
+        else:
+            result.decisions[level].append(time.perf_counter() - started)
         result.think[level].append(time.perf_counter() - started)
         for move in plan:
             game.push(move)

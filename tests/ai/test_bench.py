@@ -55,6 +55,17 @@ def test_a_tiny_run_prints_rates_places_and_think_times(
     assert "random:greedy:easy:strong 4p n=2" in out
     assert out.count("win share") == 4 and "mean place" in out
     assert "strong  median" in out
+    per_decision = out.split("think time per decision")[1]
+    assert "strong  median" in per_decision and "over " in per_decision
+
+
+def test_the_rate_is_the_strong_searchs_iterations_within_the_budget(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    lines = bench.rate(2, ["base"], Budget(seconds=None, iterations=7))
+    assert "2p base" in lines[0] and "4p base" in lines[1]
+    assert " 7 iterations" in lines[0] and " 7 iterations" in lines[1]
+    assert lines[-1].startswith("strong reaches a median of 7 iterations (p10 7, p90 7)")
 
 
 def test_a_budget_of_nothing_is_refused() -> None:
