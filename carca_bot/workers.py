@@ -355,14 +355,16 @@ class Thinker:
         asked = time.time()
         limit = (ai_pool.CEILING if budget.seconds is None else budget.seconds) + \
             ai_pool.GRACE
+        main_job = asyncio.ensure_future(self.pool.submit(
+            ai_pool.think_job, position, level, tile, seed, budget, asked,
+            budget_seconds=limit))
+        await asyncio.sleep(0)  # the main search takes its worker first
         spare = None
         if self.parallel and level == "strong" and budget.seconds is not None:
             spare = self.pool.submit_spare(ai_pool.spare_job, position, tile, seed, budget,
                                            asked, budget_seconds=limit)
         try:
-            main: Thought = await asyncio.wait_for(self.pool.submit(
-                ai_pool.think_job, position, level, tile, seed, budget, asked,
-                budget_seconds=limit), limit)
+            main: Thought = await asyncio.wait_for(main_job, limit)
         except (PoolError, TimeoutError) as exc:
             log.warning("the AI (%s) gave no answer (%s): a random legal plan", level,
                         type(exc).__name__)

@@ -64,6 +64,7 @@ async def test_think_returns_a_legal_plan_within_the_budget() -> None:
         started = time.perf_counter()
         plan = await thinker.think(game, "strong", tile, seed=1, budget=Budget(seconds=0.5))
         took = time.perf_counter() - started
+        assert thinker.pool.stats().spare == 0  # its one worker is the main search's
     finally:
         await thinker.close()
     assert took < 0.5 + GRACE
