@@ -43,12 +43,14 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from carca_bot.ai import estimate
 from carca_bot.ai.arena import Result, play_game
-from carca_bot.ai.mcts import Search
+from carca_bot.ai.mcts import Config, Search, plain_leaf
 from carca_bot.ai.players import LEVELS, STRONG, Budget, plan_turn
 from carca_bot.ai.sampling import public_copy
 from carca_bot.engine.game import Game, Phase
@@ -66,7 +68,34 @@ MIXES: dict[str, frozenset[str]] = {
 PAIRINGS = ("strong:random", "strong:greedy", "greedy:random", "easy:greedy",
             "medium:easy", "strong:medium")
 TABLES4 = ("strong:medium", "medium:easy", "strong:medium:easy:greedy")
-Job = tuple[tuple[str, ...], str, int, Budget]  # levels, mix, seed, strong's budget
+Job = tuple[tuple[str, ...], str, int, Budget, Config]  # levels, mix, seed, strong's
+# budget and search settings
+LEAVES = {"estimate": estimate.leaf, "shared": plain_leaf}  # --strong leaf=...
+
+
+def strong_config(pairs: Sequence[str]) -> tuple[Config, dict[str, str]]:
+    """The strong level's settings with `--strong key=value` overrides (`mcts.Config`'s
+    fields; `leaf` names one of `LEAVES`), and the overrides as given."""
+    given = dict(pair.split("=", 1) for pair in pairs)
+    config = STRONG
+    for key, text in given.items():
+        if key == "leaf":
+            config = replace(config, leaf=LEAVES[text])
+        elif key == "paranoid":
+            config = replace(config, paranoid=text in ("1", "true", "yes"))
+        elif key == "depth":
+            config = replace(config, depth=int(text))
+        elif key == "explore":
+            config = replace(config, explore=float(text))
+        elif key == "bias":
+            config = replace(config, bias=float(text))
+        elif key == "widen_base":
+            config = replace(config, widen_base=float(text))
+        elif key == "widen_power":
+            config = replace(config, widen_power=float(text))
+        else:
+            raise ValueError(f"no such search setting: {key!r}")
+    return config, given
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -80,10 +109,10 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _save(path: Path, spec: str, players: int, number: int, budget: Budget,
-          result: Result) -> None:
+          result: Result, strong: dict[str, str]) -> None:
     """One finished game as a JSON line: enough to pool it with other runs later."""
     record = {"spec": spec, "players": players, "game": number,
-              "seconds": budget.seconds, "iterations": budget.iterations,
+              "seconds": budget.seconds, "iterations": budget.iterations, "strong": strong,
               "levels": list(result.levels), "scores": result.scores,
               "think": result.think, "decisions": result.decisions}
     with path.open("a", encoding="utf-8") as out:
@@ -96,25 +125,28 @@ def pooled(paths: Sequence[Path]) -> list[str]:
     A game number played twice (an overlapping --offset) is the same seeded game, so the
     later copy is dropped rather than counted again.
     """
-    groups: dict[tuple[str, int, object, object], dict[int, Result]] = {}
+    groups: dict[tuple[str, int, object, object, str], dict[int, Result]] = {}
     for path in paths:
         for line in path.read_text(encoding="utf-8").splitlines():
             if not line.strip():
                 continue
             rec = json.loads(line)
-            key = (rec["spec"], rec["players"], rec["seconds"], rec["iterations"])
+            key = (rec["spec"], rec["players"], rec["seconds"], rec["iterations"],
+                   ",".join(f"{k}={v}" for k, v in sorted(rec.get("strong", {}).items())))
             result = Result(tuple(rec["levels"]), rec["scores"], rec["think"], 0,
                             rec.get("decisions", {}))
             groups.setdefault(key, {}).setdefault(rec["game"], result)
     lines: list[str] = []
     think: dict[str, list[float]] = {}
-    for (spec, players, seconds, iterations), games in groups.items():
+    for (spec, players, seconds, iterations, settings), games in groups.items():
         numbers = sorted(games)
         results = [games[n] for n in numbers]
         levels = spec.split(":")
         clock = "no time limit" if seconds is None else f"{seconds} s"
         count = "no iteration cap" if iterations is None else f"{iterations} iterations"
-        lines.append(f"[strong: {clock}, {count} per decision; games {_ranges(numbers)}]")
+        tuned = f", search {settings}" if settings else ""
+        lines.append(f"[strong: {clock}, {count} per decision{tuned}; games "
+                     f"{_ranges(numbers)}]")
         if len(levels) == 2:
             lines.append(_summary(spec, levels[0], results, players, think, None))
         if players == 4:
@@ -153,14 +185,14 @@ def _think_lines(think: dict[str, list[float]]) -> list[str]:
 
 
 def _one(args: Job) -> Result:
-    levels, mix, seed, budget = args
+    levels, mix, seed, budget, strong = args
     players = tuple(f"P{i}" for i in range(len(levels)))
     setup = Setup(players, MIXES[mix], seed=seed)
-    return play_game(setup, levels, seed, budget)
+    return play_game(setup, levels, seed, budget, strong)
 
 
 def _jobs(spec: list[str], players: int, games: int, mixes: Sequence[str],
-          budget: Budget, offset: int = 0) -> list[Job]:
+          budget: Budget, offset: int = 0, strong: Config = STRONG) -> list[Job]:
     """The seeded games of one pairing or table (see the module's docstring)."""
     jobs: list[Job] = []
     for g in range(offset, offset + games):
@@ -171,7 +203,7 @@ def _jobs(spec: list[str], players: int, games: int, mixes: Sequence[str],
         else:
             first, other = spec
             levels = tuple(first if s == seat else other for s in range(players))
-        jobs.append((levels, mixes[seed % len(mixes)], 10_000 + seed, budget))
+        jobs.append((levels, mixes[seed % len(mixes)], 10_000 + seed, budget, strong))
     return jobs
 
 
@@ -286,7 +318,8 @@ def late_positions(count: int, mixes: Sequence[str], left: int = 15) -> list[tup
     return out
 
 
-def late_think(count: int, mixes: Sequence[str], budget: Budget) -> list[str]:
+def late_think(count: int, mixes: Sequence[str], budget: Budget,
+               strong: Config = STRONG) -> list[str]:
     """Think time on late-game positions: the strong level (wall time, which the budget
     bounds, and its search's iterations), then medium and easy (wall and CPU time:
     their work is fixed by counts, so CPU time is their cost on an idle core)."""
@@ -295,7 +328,7 @@ def late_think(count: int, mixes: Sequence[str], budget: Budget) -> list[str]:
     lines = []
     for game, tile in late_positions(count, mixes):
         started, used = time.perf_counter(), time.process_time()
-        search = Search(public_copy(game), tile, random.Random(1), STRONG)
+        search = Search(public_copy(game), tile, random.Random(1), strong)
         search.run(budget.seconds, budget.iterations)
         took = time.perf_counter() - started
         wall.setdefault("strong", []).append(took)
@@ -338,7 +371,8 @@ def rate_positions(count: int, mixes: Sequence[str]) -> list[tuple[Game, str]]:
     return out
 
 
-def rate(count: int, mixes: Sequence[str], budget: Budget) -> list[str]:
+def rate(count: int, mixes: Sequence[str], budget: Budget,
+         strong: Config = STRONG) -> list[str]:
     """How many iterations the strong search reaches within the budget, one search at a
     time, on positions spread over whole games (`rate_positions`)."""
     reached: list[int] = []
@@ -346,7 +380,7 @@ def rate(count: int, mixes: Sequence[str], budget: Budget) -> list[str]:
     lines = []
     for game, tile in rate_positions(count, mixes):
         started = time.perf_counter()
-        search = Search(public_copy(game), tile, random.Random(1), STRONG)
+        search = Search(public_copy(game), tile, random.Random(1), strong)
         search.run(budget.seconds, budget.iterations)
         took.append(time.perf_counter() - started)
         reached.append(search.iterations)
@@ -389,6 +423,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                              "reaches (the iteration count that matches a time budget)")
     parser.add_argument("--mixes", nargs="*", default=list(MIXES),
                         help=f"expansion mixes, rotating: {', '.join(MIXES)}")
+    parser.add_argument("--strong", nargs="*", default=[], metavar="KEY=VALUE",
+                        help="the strong level's search settings, changed for this run "
+                             "(carca_bot/ai/mcts.py Config: explore, bias, widen_base, "
+                             "widen_power, depth, paranoid; leaf=estimate|shared)")
     parser.add_argument("--save", type=Path, default=None,
                         help="append each finished game to this file (JSON lines)")
     parser.add_argument("--pooled", type=Path, nargs="+", default=None,
@@ -411,6 +449,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     if seconds is None and args.iterations is None:
         parser.error("--budget 0 needs --iterations")
     budget = Budget(seconds=seconds, iterations=args.iterations)
+    try:
+        strong, given = strong_config(args.strong)
+    except (ValueError, KeyError) as exc:
+        parser.error(f"--strong: {exc}")
     think: dict[str, list[float]] = {}
     played: list[Result] = []
     tables = args.games if args.tables is None else args.tables
@@ -420,22 +462,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.late:
         print(f"think on late-game positions, strong at {seconds} s / {args.iterations} "
               "iterations:", flush=True)
-        print("\n".join(late_think(args.late, args.mixes, budget)), flush=True)
+        print("\n".join(late_think(args.late, args.mixes, budget, strong)), flush=True)
     if args.rate:
         print(f"iterations the strong search reaches in {seconds} s:", flush=True)
-        print("\n".join(rate(args.rate, args.mixes, budget)), flush=True)
+        print("\n".join(rate(args.rate, args.mixes, budget, strong)), flush=True)
     with ProcessPoolExecutor(args.procs) as pool:
         for players, specs, count in ((2, args.pairings, args.games),
                                       (4, args.tables4, tables)):
             for spec in specs:
                 levels = spec.split(":")
-                jobs = _jobs(levels, players, count, args.mixes, budget, args.offset)
+                jobs = _jobs(levels, players, count, args.mixes, budget, args.offset, strong)
                 started = time.perf_counter()
                 results = []
                 for number, result in enumerate(pool.map(_one, jobs), args.offset):
                     results.append(result)
                     if args.save:
-                        _save(args.save, spec, players, number, budget, result)
+                        _save(args.save, spec, players, number, budget, result, given)
                     if args.progress and len(results) % args.progress == 0:
                         _progress(spec, results, time.perf_counter() - started)
                 wall = time.perf_counter() - started

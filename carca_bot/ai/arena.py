@@ -11,7 +11,8 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from carca_bot.ai.players import DEFAULT_BUDGET, Budget, plan_turn
+from carca_bot.ai.mcts import Config
+from carca_bot.ai.players import DEFAULT_BUDGET, STRONG, Budget, plan_turn
 from carca_bot.engine.game import Game
 from carca_bot.engine.moves import Draw
 from carca_bot.engine.setup import Setup
@@ -33,8 +34,9 @@ class Result:
 
 
 def play_game(setup: Setup, levels: tuple[str, ...], seed: int,
-              budget: Budget = DEFAULT_BUDGET) -> Result:
-    """Play a whole game; seat i is played by `levels[i]`."""
+              budget: Budget = DEFAULT_BUDGET, strong: Config = STRONG) -> Result:
+    """Play a whole game; seat i is played by `levels[i]` (`strong`: the strong level's
+    search settings)."""
     if len(levels) != len(setup.players):
         raise ValueError("one level per player")
     game = Game(setup)
@@ -46,12 +48,12 @@ def play_game(setup: Setup, levels: tuple[str, ...], seed: int,
         assert seat is not None
         level = levels[seat]
         started = time.perf_counter()
-        plan = plan_turn(level, game, None, rngs[seat], budget)
+        plan = plan_turn(level, game, None, rngs[seat], budget, strong)
         if isinstance(plan[0], Draw):
             result.decisions[level].append(time.perf_counter() - started)
             tile = game.draw()  # the referee's draw, never the AI's
             second = time.perf_counter()
-            plan = plan_turn(level, game, tile, rngs[seat], budget)
+            plan = plan_turn(level, game, tile, rngs[seat], budget, strong)
             result.decisions[level].append(time.perf_counter() - second)
         else:
             result.decisions[level].append(time.perf_counter() - started)

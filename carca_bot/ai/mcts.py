@@ -8,16 +8,23 @@ the iterations the search sees many orders, and a decision's statistics are shar
 by every order that leads to it: the player's information set, not one guessed
 future.
 
-Each decision node is expanded by evaluating every plan one decision ahead; that
-value (`evaluate.rewards`, in points) is the plan's first visit and its prior (at the
-root only the order of the plans: see `_forget_priors`). Only
-the best `widen(n)` plans by prior are open to selection after n visits
-(progressive widening), picked by UCB1 on the deciding player's own reward: each
-player maximises their own value (max-n), with one reward per player backed up.
+Every seat plays for itself (max^n): a leaf is worth one reward per player (the
+`Config.leaf` evaluation: each player's lead over the best of the others), the whole
+vector is backed up, and at each decision the deciding player picks by their own
+component. Each decision node is expanded by evaluating every plan one decision ahead;
+that value is the plan's prior: below the root it also counts as its first visit; at
+the root it only orders the plans (see `_forget_priors`). Only the best `widen(n)`
+plans by prior are open to selection after n visits (progressive widening), picked by
+UCB1 on the deciding player's reward plus a progressive bias (`Config.bias` times the
+plan's prior, in points behind the best plan, over its visits + 1), so the first
+iterations go to the plans the evaluation likes and the bias fades as samples come in.
 Leaves beyond the depth limit are evaluated, not played out: a random playout costs
 more than many evaluations and tells less.
-"""
 
+`RootStats` is what a search learnt at its root; two searches of the same position
+(root parallelism: `carca_bot.workers.Thinker` runs a second one on an idle worker)
+add their visits up before the most visited plan is chosen.
+"""
 from __future__ import annotations
 
 import math

@@ -96,3 +96,21 @@ def test_saved_slices_pool_into_one_arena_each_game_once(
         if rec["levels"].index("greedy") in best:
             wins += 1 / len(best)
     assert f"greedy wins {wins / 6:6.1%}" in out
+
+
+def test_the_strong_searchs_settings_can_change_for_a_run_and_are_kept(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    config, given = bench.strong_config(["bias=2.5", "leaf=shared", "paranoid=1", "depth=3"])
+    assert (config.bias, config.paranoid, config.depth) == (2.5, True, 3)
+    assert config.leaf is bench.plain_leaf and given["bias"] == "2.5"
+    with pytest.raises(SystemExit):
+        bench.main(["--strong", "nerve=9", "--budget", "0", "--iterations", "2"])
+    saved = tmp_path / "games.jsonl"
+    bench.main(["--games", "2", "--budget", "0", "--iterations", "2", "--procs", "1",
+                "--mixes", "base", "--pairings", "strong:random", "--tables4",
+                "--strong", "bias=0.5", "--save", str(saved)])
+    capsys.readouterr()
+    assert bench.json.loads(saved.read_text().splitlines()[0])["strong"] == {"bias": "0.5"}
+    bench.main(["--pooled", str(saved)])
+    assert "2 iterations per decision, search bias=0.5; games 0-1]" in capsys.readouterr().out
