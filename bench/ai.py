@@ -35,6 +35,7 @@ choice and the plan of the tile) and per decision (what a budget of seconds boun
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import math
 import random
@@ -56,6 +57,7 @@ from carca_bot.ai.sampling import public_copy
 from carca_bot.engine.game import Game, Phase
 from carca_bot.engine.moves import Draw
 from carca_bot.engine.setup import Setup
+from carca_bot.workers import Thinker
 
 MIXES: dict[str, frozenset[str]] = {
     "base": frozenset(),
@@ -396,6 +398,25 @@ def rate(count: int, mixes: Sequence[str], budget: Budget,
     return lines
 
 
+async def _parallel(count: int, mixes: Sequence[str], seconds: float) -> list[str]:
+    """The bot's strong decision on its pool of two workers, alone on the machine: the
+    main search's iterations and the spare search's (root parallelism)."""
+    thinker = Thinker(processes=2)
+    alone: list[int] = []
+    both: list[int] = []
+    try:
+        await thinker.warm_up()
+        for i, (game, tile) in enumerate(rate_positions(count, mixes)):
+            await thinker.think(game, "strong", tile, i, Budget(seconds=seconds))
+            alone.append(thinker.searched[0])
+            both.append(sum(thinker.searched))
+    finally:
+        await thinker.close()
+    return [f"root parallelism: the main search reached a median of "
+            f"{statistics.median(alone):.0f} iterations in {seconds} s, with the spare "
+            f"search {statistics.median(both):.0f} ({len(both)} positions, pool of 2)"]
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
@@ -421,6 +442,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="first time the strong search alone on this many positions "
                              "spread over whole games, at the budget: the iterations it "
                              "reaches (the iteration count that matches a time budget)")
+    parser.add_argument("--parallel", type=int, default=0,
+                        help="first play the strong level on this many positions through "
+                             "the bot's pool of two workers (root parallelism), at --budget")
     parser.add_argument("--mixes", nargs="*", default=list(MIXES),
                         help=f"expansion mixes, rotating: {', '.join(MIXES)}")
     parser.add_argument("--strong", nargs="*", default=[], metavar="KEY=VALUE",
@@ -463,6 +487,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"think on late-game positions, strong at {seconds} s / {args.iterations} "
               "iterations:", flush=True)
         print("\n".join(late_think(args.late, args.mixes, budget, strong)), flush=True)
+    if args.parallel and seconds is not None:
+        print("\n".join(asyncio.run(_parallel(args.parallel, args.mixes, seconds))),
+              flush=True)
     if args.rate:
         print(f"iterations the strong search reaches in {seconds} s:", flush=True)
         print("\n".join(rate(args.rate, args.mixes, budget, strong)), flush=True)

@@ -341,6 +341,8 @@ class Thinker:
         self.pool = pool if pool is not None else Pool("processes", processes, queue=16)
         self._owns_pool = pool is None
         self.parallel = parallel
+        # the last strong decision's iterations: the main search's, the spare one's
+        self.searched = (0, 0)
 
     async def think(self, game: Game, level: str, tile: str | None, seed: int,
                     budget: Budget = AI_BUDGET) -> Plan:
@@ -369,7 +371,9 @@ class Thinker:
             log.warning("the AI (%s) gave no answer (%s): a random legal plan", level,
                         type(exc).__name__)
             return await asyncio.to_thread(ai_pool.fallback, position, tile, seed)
-        return ai_pool.decide(main, await self._spare(spare))
+        helper = await self._spare(spare)
+        self.searched = (main.iterations, 0 if helper is None else helper.iterations)
+        return ai_pool.decide(main, helper)
 
     async def _spare(self, spare: asyncio.Task[Thought | None] | None) -> Thought | None:
         """The spare search's answer if it comes now (it stops at the same deadline as the

@@ -114,3 +114,12 @@ def test_the_strong_searchs_settings_can_change_for_a_run_and_are_kept(
     assert bench.json.loads(saved.read_text().splitlines()[0])["strong"] == {"bias": "0.5"}
     bench.main(["--pooled", str(saved)])
     assert "2 iterations per decision, search bias=0.5; games 0-1]" in capsys.readouterr().out
+
+
+def test_root_parallelism_is_reported_from_the_bots_pool() -> None:
+    bench = _bench()
+    (line,) = bench.asyncio.run(bench._parallel(2, ["base"], 0.3))
+    assert line.startswith("root parallelism: the main search reached a median of ")
+    alone = int(line.split("median of ")[1].split()[0])
+    both = int(line.split("with the spare search ")[1].split()[0])
+    assert both > alone  # two idle workers: the spare search added its iterations
