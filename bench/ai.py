@@ -376,25 +376,33 @@ def rate_positions(count: int, mixes: Sequence[str]) -> list[tuple[Game, str]]:
 def rate(count: int, mixes: Sequence[str], budget: Budget,
          strong: Config = STRONG) -> list[str]:
     """How many iterations the strong search reaches within the budget, one search at a
-    time, on positions spread over whole games (`rate_positions`)."""
+    time, on positions spread over whole games (`rate_positions`). Beside the count each
+    search reached on the wall clock, the count one whole core would reach: iterations
+    per second of the process's own CPU time, times the budget (on an idle machine the
+    two agree; under load only the second is the machine's speed)."""
     reached: list[int] = []
-    took: list[float] = []
+    per_core: list[float] = []
     lines = []
     for game, tile in rate_positions(count, mixes):
-        started = time.perf_counter()
+        started, used = time.perf_counter(), time.process_time()
         search = Search(public_copy(game), tile, random.Random(1), strong)
         search.run(budget.seconds, budget.iterations)
-        took.append(time.perf_counter() - started)
+        took, cpu = time.perf_counter() - started, time.process_time() - used
         reached.append(search.iterations)
+        seconds = budget.seconds if budget.seconds is not None else took
+        per_core.append(search.iterations * seconds / max(cpu, 1e-6))
         mix = ", ".join(sorted(game.setup.expansions)) or "base"
         lines.append(f"  {len(game.players)}p {mix:<58} {game.tiles_left:>3} left "
                      f"{len(search.root.plans):>4} plans {search.iterations:>5} iterations "
-                     f"{took[-1] * 1000:7.0f} ms")
+                     f"{took * 1000:7.0f} ms (CPU {cpu * 1000:.0f} ms)")
     reached.sort()
+    per_core.sort()
+    n = len(reached)
     lines.append(f"strong reaches a median of {statistics.median(reached):.0f} iterations "
-                 f"(p10 {reached[len(reached) // 10]}, p90 {reached[len(reached) * 9 // 10]})"
-                 f" in {budget.seconds} s over {len(reached)} positions; wall median "
-                 f"{statistics.median(took) * 1000:.0f} ms")
+                 f"(p10 {reached[n // 10]}, p90 {reached[n * 9 // 10]}) in {budget.seconds} s "
+                 f"over {n} positions; one whole core: a median of "
+                 f"{statistics.median(per_core):.0f} (p10 {per_core[n // 10]:.0f}, "
+                 f"p90 {per_core[n * 9 // 10]:.0f})")
     return lines
 
 
