@@ -138,12 +138,18 @@ class Search:
     def run(self, seconds: float | None, iterations: int | None,
             stop: Callable[[], bool] | None = None) -> Plan:
         """Search until the time or the iteration budget is spent, or `stop()` says so
-        (checked between iterations); the most visited plan."""
+        (checked between iterations); the most visited plan. An iteration that would end
+        past the time budget at the pace so far is not begun, so the search ends within
+        its budget rather than one iteration past it."""
         deadline = None if seconds is None else self.started + seconds
         depth = len(self.game.frames)
+        began = time.perf_counter()
         while iterations is None or self.iterations < iterations:
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+            if deadline is not None:
+                now = time.perf_counter()
+                pace = (now - began) / self.iterations if self.iterations else 0.0
+                if now + pace >= deadline:
+                    break
             if stop is not None and stop():
                 break
             if len(self.root.plans) <= 1:
