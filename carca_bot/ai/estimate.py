@@ -30,10 +30,12 @@ from carca_bot.engine.catalogue import Kind
 from carca_bot.engine.figures import CORNER_FIGURES, FARMERS, strength
 from carca_bot.engine.game import Game
 
-# A figure (or held piece) in hand, per figure name: points it is worth with many turns
-# to go (times `PER_FIGURE`), as `evaluate.HAND_WORTH` (the abbey tile: nothing here).
+# A figure in hand, per figure name: points it is worth with many turns to go (times
+# `PER_FIGURE`), as `evaluate.HAND_WORTH`; and a piece held in hand that is no figure
+# (the abbey tile: nothing here).
 FIGURE_WORTH: dict[str, float] = {"follower": 1.0, "abbot": 1.0, "mayor": 0.9, "wagon": 1.1,
-                                  "barn": 0.8, "abbey": 0.0}
+                                  "barn": 0.8}
+PIECE_WORTH: dict[str, float] = {"abbey": 0.0}
 PER_FIGURE = 0.8
 HAND_TURNS = 12.0  # turns each from which on a figure in hand is worth it in full
 CHASE = 0.3  # share of a feature's worth to a player one strength behind its holders
@@ -45,6 +47,8 @@ _SQUARES_AROUND = 8
 
 def figure_worth(kind: str) -> float:
     worth = FIGURE_WORTH.get(kind)
+    if worth is None:
+        worth = PIECE_WORTH.get(kind)
     if worth is None:
         raise KeyError(f"the AI has no value for the figure {kind!r}: add it to "
                        "carca_bot/ai/estimate.py FIGURE_WORTH")

@@ -19,11 +19,11 @@ from carca_bot.engine.catalogue import Kind
 from carca_bot.engine.figures import CORNER_FIGURES, FARMERS, strength
 from carca_bot.engine.game import Game
 
-# What a figure (or held piece) in hand is worth, per kind, for the value of unplayed
-# figures; keyed by the engine's figure names. The abbey tile is a held piece worth
-# nothing here. A kind missing here is an error (`_hand_worth`), never a silent 0.
-HAND_WORTH = {"follower": 1.0, "abbot": 1.0, "mayor": 0.9, "wagon": 1.1, "barn": 0.8,
-              "abbey": 0.0}
+# What a figure in hand is worth, per figure name, for the value of unplayed figures,
+# and a piece held in hand that is no figure (the abbey tile: nothing here). A name
+# missing from both is an error (`_hand_worth`), never a silent 0.
+HAND_WORTH = {"follower": 1.0, "abbot": 1.0, "mayor": 0.9, "wagon": 1.1, "barn": 0.8}
+PIECE_WORTH = {"abbey": 0.0}
 _PER_FIGURE = 0.8  # points a figure in hand is worth with many turns to go
 _ROAD_GROWTH = 0.8  # points an open road end is expected to add while tiles are left
 _SQUARES_AROUND = 8
@@ -88,8 +88,10 @@ def values(game: Game, light: bool = False) -> list[float]:
 def _hand_worth(kind: str) -> float:
     worth = HAND_WORTH.get(kind)
     if worth is None:
-        raise KeyError(f"the AI has no value for the figure {kind!r}: add it to "
-                       "carca_bot/ai/evaluate.py HAND_WORTH")
+        worth = PIECE_WORTH.get(kind)
+        if worth is None:
+            raise KeyError(f"the AI has no value for the figure {kind!r}: add it to "
+                           "carca_bot/ai/evaluate.py HAND_WORTH")
     return worth
 
 

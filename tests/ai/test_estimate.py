@@ -104,10 +104,9 @@ def test_a_player_one_behind_with_a_follower_left_may_still_win_the_majority(
     assert reader.values[0] - game.scores[0] == pytest.approx(worth)
 
 
-def test_every_figure_the_engine_knows_has_a_value() -> None:
-    known = set(BY_NAME) | set(HELD_PIECES)
-    assert set(estimate.FIGURE_WORTH) == known
-    assert set(evaluate.HAND_WORTH) == known
+def test_every_figure_and_piece_the_engine_knows_has_a_value() -> None:
+    assert set(estimate.FIGURE_WORTH) == set(BY_NAME) == set(evaluate.HAND_WORTH)
+    assert set(estimate.PIECE_WORTH) == set(HELD_PIECES) == set(evaluate.PIECE_WORTH)
 
 
 @pytest.mark.parametrize("evaluation", [estimate.estimates, evaluate.values],
