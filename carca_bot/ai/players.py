@@ -8,7 +8,10 @@ Levels, each clearly above the one below (measured by `bench/ai.py`):
 - `medium`: the best few plans one decision ahead by the full evaluation (chances,
   figures in hand), each judged after the next player's answer to a few sampled tiles
   (`reply.py`); its cost is fixed by counts, not by a clock.
-- `strong`: information-set MCTS within the time budget (`mcts.py`).
+- `strong`: information-set MCTS within the time budget (`mcts.py`), every seat playing
+  for itself (max^n), its leaves valued by the strong evaluation (`estimate.py`: each
+  open feature read from every player's side) and its iterations steered by a
+  progressive bias from that evaluation (`STRONG`).
 
 A *plan* is a decision and the steps that finish it (`turns.py`): `plan_turn` returns
 the whole plan, `choose` its first step. Both read the game and leave it unchanged;
@@ -21,7 +24,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from carca_bot.ai import oneply, reply, sampling
+from carca_bot.ai import estimate, oneply, reply, sampling
 from carca_bot.ai.mcts import Config, Search
 from carca_bot.ai.turns import Plan, plans
 from carca_bot.engine.game import Game, Phase
@@ -45,8 +48,8 @@ class Budget:
 
 
 DEFAULT_BUDGET = Budget()
-# The strong level's search (see `mcts.Config`).
-STRONG = Config()
+# The strong level's search (see `mcts.Config`; `bench/ai.py --strong` measures others).
+STRONG = Config(leaf=estimate.leaf, bias=1.0)
 
 
 def check_level(level: str) -> str:

@@ -35,13 +35,13 @@ def test_pairings_swap_seats_on_one_seed_and_mixed_tables_rotate() -> None:
     budget = Budget(seconds=None, iterations=2)
     pairs = bench._jobs(["easy", "greedy"], 2, 4, ["base"], budget)
     assert [levels for levels, *_ in pairs] == [("easy", "greedy"), ("greedy", "easy")] * 2
-    assert [seed for _, _, seed, _ in pairs] == [10_000, 10_000, 10_001, 10_001]
+    assert [seed for _, _, seed, *_ in pairs] == [10_000, 10_000, 10_001, 10_001]
     table = bench._jobs(["strong", "medium", "easy", "greedy"], 4, 4, ["base"], budget)
     assert [levels.index("strong") for levels, *_ in table] == [0, 3, 2, 1]
     assert all(sorted(levels) == ["easy", "greedy", "medium", "strong"]
                for levels, *_ in table)
     later = bench._jobs(["easy", "greedy"], 2, 2, ["base"], budget, offset=10)
-    assert [seed for _, _, seed, _ in later] == [10_005, 10_005]
+    assert [seed for _, _, seed, *_ in later] == [10_005, 10_005]
 
 
 def test_a_tiny_run_prints_rates_places_and_think_times(
