@@ -77,10 +77,10 @@ LEAVES = {"estimate": estimate.leaf, "shared": plain_leaf}  # --strong leaf=...
 
 def strong_config(pairs: Sequence[str]) -> tuple[Config, dict[str, str]]:
     """The strong level's settings with `--strong key=value` overrides (`mcts.Config`'s
-    fields; `leaf` names one of `LEAVES`), and the overrides as given."""
-    given = dict(pair.split("=", 1) for pair in pairs)
+    fields; `leaf` names one of `LEAVES`), and all of its settings in words (what a
+    saved game keeps, so games pool by the search that played them)."""
     config = STRONG
-    for key, text in given.items():
+    for key, text in (pair.split("=", 1) for pair in pairs):
         if key == "leaf":
             config = replace(config, leaf=LEAVES[text])
         elif key == "paranoid":
@@ -97,7 +97,15 @@ def strong_config(pairs: Sequence[str]) -> tuple[Config, dict[str, str]]:
             config = replace(config, widen_power=float(text))
         else:
             raise ValueError(f"no such search setting: {key!r}")
-    return config, given
+    return config, settings(config)
+
+
+def settings(config: Config) -> dict[str, str]:
+    """A search's settings in words (`--strong`'s keys)."""
+    leaf = next((name for name, fn in LEAVES.items() if fn is config.leaf), "other")
+    return {"leaf": leaf, "bias": f"{config.bias:g}", "explore": f"{config.explore:g}",
+            "widen_base": f"{config.widen_base:g}", "widen_power": f"{config.widen_power:g}",
+            "depth": str(config.depth), "paranoid": "1" if config.paranoid else "0"}
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -160,7 +168,7 @@ def pooled(paths: Sequence[Path]) -> list[str]:
     decided = _decisions([r for games in groups.values() for r in games.values()])
     if decided:
         lines.append("think time per decision (pooled games that recorded it):")
-        lines.extend(_think_lines(decided))
+        lines.extend(_think_lines(decided, "decisions"))
     return lines
 
 
@@ -175,14 +183,14 @@ def _ranges(numbers: list[int]) -> str:
     return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans)
 
 
-def _think_lines(think: dict[str, list[float]]) -> list[str]:
+def _think_lines(think: dict[str, list[float]], unit: str = "actions") -> list[str]:
     lines = []
     for level in LEVELS:
         times = think.get(level)
         if times:
             lines.append(f"  {level:<7} median {statistics.median(times) * 1000:8.1f} ms  "
                          f"p95 {sorted(times)[int(0.95 * (len(times) - 1))] * 1000:8.1f} ms  "
-                         f"max {max(times) * 1000:8.1f} ms  over {len(times)} actions")
+                         f"max {max(times) * 1000:8.1f} ms  over {len(times)} {unit}")
     return lines
 
 
@@ -526,7 +534,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("median think time per action (all games, all mixes):")
     print("\n".join(_think_lines(think)))
     print("think time per decision (all games, all mixes):")
-    print("\n".join(_think_lines(_decisions(played))))
+    print("\n".join(_think_lines(_decisions(played), "decisions")))
 
 
 if __name__ == "__main__":

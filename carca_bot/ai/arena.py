@@ -24,8 +24,8 @@ class Result:
     scores: list[int]
     think: dict[str, list[float]] = field(default_factory=dict)  # seconds per action
     moves: int = 0  # steps pushed
-    # seconds per decision (an action is one, or two when the draw-or-abbey choice came
-    # first): what a budget of seconds bounds
+    # seconds per decision (an action is one, or two when the choice between drawing
+    # and placing the abbey came first): what a budget of seconds bounds
     decisions: dict[str, list[float]] = field(default_factory=dict)
 
     def winners(self) -> list[int]:
@@ -50,7 +50,8 @@ def play_game(setup: Setup, levels: tuple[str, ...], seed: int,
         started = time.perf_counter()
         plan = plan_turn(level, game, None, rngs[seat], budget, strong)
         if isinstance(plan[0], Draw):
-            result.decisions[level].append(time.perf_counter() - started)
+            if game.can_place_abbey(seat):  # else drawing was no choice: nothing to time
+                result.decisions[level].append(time.perf_counter() - started)
             tile = game.draw()  # the referee's draw, never the AI's
             second = time.perf_counter()
             plan = plan_turn(level, game, tile, rngs[seat], budget, strong)

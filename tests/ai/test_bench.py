@@ -104,6 +104,7 @@ def test_the_strong_searchs_settings_can_change_for_a_run_and_are_kept(
     config, given = bench.strong_config(["bias=2.5", "leaf=shared", "paranoid=1", "depth=3"])
     assert (config.bias, config.paranoid, config.depth) == (2.5, True, 3)
     assert config.leaf is bench.plain_leaf and given["bias"] == "2.5"
+    assert given["leaf"] == "shared" and given["explore"] == "3"  # every setting, in words
     with pytest.raises(SystemExit):
         bench.main(["--strong", "nerve=9", "--budget", "0", "--iterations", "2"])
     saved = tmp_path / "games.jsonl"
@@ -111,9 +112,10 @@ def test_the_strong_searchs_settings_can_change_for_a_run_and_are_kept(
                 "--mixes", "base", "--pairings", "strong:random", "--tables4",
                 "--strong", "bias=0.5", "--save", str(saved)])
     capsys.readouterr()
-    assert bench.json.loads(saved.read_text().splitlines()[0])["strong"] == {"bias": "0.5"}
+    kept = bench.json.loads(saved.read_text().splitlines()[0])["strong"]
+    assert kept["bias"] == "0.5" and kept["leaf"] == "estimate"
     bench.main(["--pooled", str(saved)])
-    assert "2 iterations per decision, search bias=0.5; games 0-1]" in capsys.readouterr().out
+    assert "bias=0.5,depth=4,explore=3,leaf=estimate," in capsys.readouterr().out
 
 
 def test_root_parallelism_is_reported_from_the_bots_pool() -> None:
