@@ -38,7 +38,6 @@ import argparse
 import asyncio
 import json
 import math
-import random
 import statistics
 import sys
 import time
@@ -48,25 +47,16 @@ from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ai_think.py beside it
+
+from ai_think import MIXES, late_think, parallel, rate
 
 from carca_bot.ai import estimate
 from carca_bot.ai.arena import Result, play_game
-from carca_bot.ai.mcts import Config, Search, plain_leaf
-from carca_bot.ai.players import LEVELS, STRONG, Budget, plan_turn
-from carca_bot.ai.sampling import public_copy
-from carca_bot.engine.game import Game, Phase
-from carca_bot.engine.moves import Draw
+from carca_bot.ai.mcts import Config, plain_leaf
+from carca_bot.ai.players import LEVELS, STRONG, Budget
 from carca_bot.engine.setup import Setup
-from carca_bot.workers import Thinker
 
-MIXES: dict[str, frozenset[str]] = {
-    "base": frozenset(),
-    "river+abbot": frozenset({"river", "abbot"}),
-    "abbey_mayor": frozenset({"abbey_mayor"}),
-    "king_robber+cult": frozenset({"king_robber", "cult"}),
-    "tunnel": frozenset({"tunnel"}),
-    "all": frozenset({"river", "abbot", "abbey_mayor", "king_robber", "cult", "tunnel"}),
-}
 PAIRINGS = ("strong:random", "strong:greedy", "greedy:random", "easy:greedy",
             "medium:easy", "strong:medium")
 TABLES4 = ("strong:medium", "medium:easy", "strong:medium:easy:greedy")
@@ -308,132 +298,7 @@ def _collect(results: list[Result], think: dict[str, list[float]]) -> None:
             think.setdefault(level, []).extend(times)
 
 
-def late_positions(count: int, mixes: Sequence[str], left: int = 15) -> list[tuple[Game, str]]:
-    """Late-game positions (`left` tiles in the pile) of greedy 2-player games, each
-    with the tile just drawn: where the strong level's search is costliest (a big board,
-    many placements)."""
-    out = []
-    for i in range(count):
-        seed = 20_000 + i
-        game = Game(Setup(("P0", "P1"), MIXES[mixes[i % len(mixes)]], seed=seed))
-        rng = random.Random(seed)
-        while not game.finished and not (game.phase is Phase.TILE and game.tiles_left <= left):
-            plan = plan_turn("greedy", game, None, rng)
-            if isinstance(plan[0], Draw):
-                plan = plan_turn("greedy", game, game.draw(), rng)
-            for move in plan:
-                game.push(move)
-        if not game.finished:
-            out.append((game, game.draw()))
-    return out
-
-
-def late_think(count: int, mixes: Sequence[str], budget: Budget,
-               strong: Config = STRONG) -> list[str]:
-    """Think time on late-game positions: the strong level (wall time, which the budget
-    bounds, and its search's iterations), then medium and easy (wall and CPU time:
-    their work is fixed by counts, so CPU time is their cost on an idle core)."""
-    wall: dict[str, list[float]] = {}
-    cpu: dict[str, list[float]] = {}
-    lines = []
-    for game, tile in late_positions(count, mixes):
-        started, used = time.perf_counter(), time.process_time()
-        search = Search(public_copy(game), tile, random.Random(1), strong)
-        search.run(budget.seconds, budget.iterations)
-        took = time.perf_counter() - started
-        wall.setdefault("strong", []).append(took)
-        cpu.setdefault("strong", []).append(time.process_time() - used)
-        lines.append(f"  {', '.join(sorted(game.setup.expansions)) or 'base':<58} tile "
-                     f"{tile:<6} {len(search.root.plans):>4} plans {search.iterations:>5} "
-                     f"iterations  {took * 1000:7.0f} ms")
-        for level in ("medium", "easy"):
-            started, used = time.perf_counter(), time.process_time()
-            plan_turn(level, game, tile, random.Random(1), budget)
-            wall.setdefault(level, []).append(time.perf_counter() - started)
-            cpu.setdefault(level, []).append(time.process_time() - used)
-    for level, times in wall.items():
-        lines.append(f"  {level:<7} on {len(times)} late positions: wall median "
-                     f"{statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} "
-                     f"ms; CPU median {statistics.median(cpu[level]) * 1000:.0f} ms, max "
-                     f"{max(cpu[level]) * 1000:.0f} ms")
-    return lines
-
-
-def rate_positions(count: int, mixes: Sequence[str]) -> list[tuple[Game, str]]:
-    """Positions spread over whole games (2 and 4 players in turn, 5 to 64 tiles left),
-    played by easy, each with the tile just drawn."""
-    out = []
-    for i in range(count):
-        seed = 30_000 + i
-        players = 2 if i % 2 == 0 else 4
-        game = Game(Setup(tuple(f"P{k}" for k in range(players)),
-                          MIXES[mixes[i % len(mixes)]], seed=seed))
-        left = 5 + (i * 13) % 60
-        rng = random.Random(seed)
-        while not game.finished and not (game.phase is Phase.TILE and game.tiles_left <= left):
-            plan = plan_turn("easy", game, None, rng)
-            if isinstance(plan[0], Draw):
-                plan = plan_turn("easy", game, game.draw(), rng)
-            for move in plan:
-                game.push(move)
-        if not game.finished:
-            out.append((game, game.draw()))
-    return out
-
-
-def rate(count: int, mixes: Sequence[str], budget: Budget,
-         strong: Config = STRONG) -> list[str]:
-    """How many iterations the strong search reaches within the budget, one search at a
-    time, on positions spread over whole games (`rate_positions`). Beside the count each
-    search reached on the wall clock, the count one whole core would reach: iterations
-    per second of the process's own CPU time, times the budget (on an idle machine the
-    two agree; under load only the second is the machine's speed)."""
-    reached: list[int] = []
-    per_core: list[float] = []
-    lines = []
-    for game, tile in rate_positions(count, mixes):
-        started, used = time.perf_counter(), time.process_time()
-        search = Search(public_copy(game), tile, random.Random(1), strong)
-        search.run(budget.seconds, budget.iterations)
-        took, cpu = time.perf_counter() - started, time.process_time() - used
-        reached.append(search.iterations)
-        seconds = budget.seconds if budget.seconds is not None else took
-        per_core.append(search.iterations * seconds / max(cpu, 1e-6))
-        mix = ", ".join(sorted(game.setup.expansions)) or "base"
-        lines.append(f"  {len(game.players)}p {mix:<58} {game.tiles_left:>3} left "
-                     f"{len(search.root.plans):>4} plans {search.iterations:>5} iterations "
-                     f"{took * 1000:7.0f} ms (CPU {cpu * 1000:.0f} ms)")
-    reached.sort()
-    per_core.sort()
-    n = len(reached)
-    lines.append(f"strong reaches a median of {statistics.median(reached):.0f} iterations "
-                 f"(p10 {reached[n // 10]}, p90 {reached[n * 9 // 10]}) in {budget.seconds} s "
-                 f"over {n} positions; one whole core: a median of "
-                 f"{statistics.median(per_core):.0f} (p10 {per_core[n // 10]:.0f}, "
-                 f"p90 {per_core[n * 9 // 10]:.0f})")
-    return lines
-
-
-async def _parallel(count: int, mixes: Sequence[str], seconds: float) -> list[str]:
-    """The bot's strong decision on its pool of two workers, alone on the machine: the
-    main search's iterations and the spare search's (root parallelism)."""
-    thinker = Thinker(processes=2)
-    alone: list[int] = []
-    both: list[int] = []
-    try:
-        await thinker.warm_up()
-        for i, (game, tile) in enumerate(rate_positions(count, mixes)):
-            await thinker.think(game, "strong", tile, i, Budget(seconds=seconds))
-            alone.append(thinker.searched[0])
-            both.append(sum(thinker.searched))
-    finally:
-        await thinker.close()
-    return [f"root parallelism: the main search reached a median of "
-            f"{statistics.median(alone):.0f} iterations in {seconds} s, with the spare "
-            f"search {statistics.median(both):.0f} ({len(both)} positions, pool of 2)"]
-
-
-def main(argv: Sequence[str] | None = None) -> None:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
     parser.add_argument("--tables", type=int, default=None,
@@ -471,10 +336,12 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="append each finished game to this file (JSON lines)")
     parser.add_argument("--pooled", type=Path, nargs="+", default=None,
                         help="summarise games saved with --save instead of playing")
-    args = parser.parse_args(argv)
-    if args.pooled:
-        print("\n".join(pooled(args.pooled)))
-        return
+    return parser
+
+
+def _checked(parser: argparse.ArgumentParser, args: argparse.Namespace
+             ) -> tuple[Budget, Config, dict[str, str]]:
+    """The strong level's budget and search settings, once the levels are known good."""
     for spec in [*args.pairings, *args.tables4]:
         for level in spec.split(":"):
             if level not in LEVELS:
@@ -488,27 +355,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     seconds = args.budget if args.budget > 0 else None
     if seconds is None and args.iterations is None:
         parser.error("--budget 0 needs --iterations")
-    budget = Budget(seconds=seconds, iterations=args.iterations)
     try:
         strong, given = strong_config(args.strong)
     except (ValueError, KeyError) as exc:
         parser.error(f"--strong: {exc}")
+    return Budget(seconds=seconds, iterations=args.iterations), strong, given
+
+
+def _arenas(args: argparse.Namespace, budget: Budget, strong: Config,
+            given: dict[str, str]) -> None:
+    """Play every pairing and table, printing each one's summary, then think times."""
     think: dict[str, list[float]] = {}
     played: list[Result] = []
     tables = args.games if args.tables is None else args.tables
-    print(f"games per pairing {args.games}, per 4-player table {tables}, strong budget "
-          f"{seconds} s and {args.iterations} iterations per decision, {args.procs} "
-          f"processes, first game {args.offset}, mixes {' '.join(args.mixes)}", flush=True)
-    if args.late:
-        print(f"think on late-game positions, strong at {seconds} s / {args.iterations} "
-              "iterations:", flush=True)
-        print("\n".join(late_think(args.late, args.mixes, budget, strong)), flush=True)
-    if args.parallel and seconds is not None:
-        print("\n".join(asyncio.run(_parallel(args.parallel, args.mixes, seconds))),
-              flush=True)
-    if args.rate:
-        print(f"iterations the strong search reaches in {seconds} s:", flush=True)
-        print("\n".join(rate(args.rate, args.mixes, budget, strong)), flush=True)
     with ProcessPoolExecutor(args.procs) as pool:
         for players, specs, count in ((2, args.pairings, args.games),
                                       (4, args.tables4, tables)):
@@ -535,6 +394,31 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("\n".join(_think_lines(think)))
     print("think time per decision (all games, all mixes):")
     print("\n".join(_think_lines(_decisions(played), "decisions")))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.pooled:
+        print("\n".join(pooled(args.pooled)))
+        return
+    budget, strong, given = _checked(parser, args)
+    seconds = budget.seconds
+    tables = args.games if args.tables is None else args.tables
+    print(f"games per pairing {args.games}, per 4-player table {tables}, strong budget "
+          f"{seconds} s and {args.iterations} iterations per decision, {args.procs} "
+          f"processes, first game {args.offset}, mixes {' '.join(args.mixes)}", flush=True)
+    if args.late:
+        print(f"think on late-game positions, strong at {seconds} s / {args.iterations} "
+              "iterations:", flush=True)
+        print("\n".join(late_think(args.late, args.mixes, budget, strong)), flush=True)
+    if args.parallel and seconds is not None:
+        print("\n".join(asyncio.run(parallel(args.parallel, args.mixes, seconds))),
+              flush=True)
+    if args.rate:
+        print(f"iterations the strong search reaches in {seconds} s:", flush=True)
+        print("\n".join(rate(args.rate, args.mixes, budget, strong)), flush=True)
+    _arenas(args, budget, strong, given)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ from carca_bot.ai.players import Budget
 
 def _bench() -> ModuleType:
     path = Path(__file__).resolve().parents[2] / "bench" / "ai.py"
+    if str(path.parent) not in sys.path:  # as running bench/ai.py puts bench/ first
+        sys.path.insert(0, str(path.parent))
     spec = importlib.util.spec_from_file_location("bench_ai", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -120,7 +122,7 @@ def test_the_strong_searchs_settings_can_change_for_a_run_and_are_kept(
 
 def test_root_parallelism_is_reported_from_the_bots_pool() -> None:
     bench = _bench()
-    (line,) = bench.asyncio.run(bench._parallel(2, ["base"], 0.3))
+    (line,) = bench.asyncio.run(bench.parallel(2, ["base"], 0.3))
     assert line.startswith("root parallelism: the main search reached a median of ")
     alone = int(line.split("median of ")[1].split()[0])
     both = int(line.split("with the spare search ")[1].split()[0])
