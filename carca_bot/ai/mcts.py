@@ -25,6 +25,7 @@ more than many evaluations and tells less.
 (root parallelism: `carca_bot.workers.Thinker` runs a second one on an idle worker)
 add their visits up before the most visited plan is chosen.
 """
+
 from __future__ import annotations
 
 import math
