@@ -221,7 +221,8 @@ class Pool:
         if self._closed:
             raise PoolError("the pool is closed")
         module, name = _name_of(fn)
-        if self._free <= 0 and len(self._waiters) >= self.queue:
+        # A slot a spare job holds is as good as free: that job gives way at once.
+        if self._free + len(self._spares) <= 0 and len(self._waiters) >= self.queue:
             self._counts["refused"] += 1
             raise Busy(f"{self._running} jobs running and {len(self._waiters)} waiting")
         await self._acquire()

@@ -110,6 +110,18 @@ async def test_a_spare_job_gives_way_to_any_other_job() -> None:
         await workers.close()
 
 
+async def test_a_spare_job_never_makes_the_pool_refuse_a_job() -> None:
+    workers = Pool("processes", size=1, queue=0)  # no job may wait
+    try:
+        await workers.start()
+        spare = workers.submit_spare(pool_jobs.until_asked, 30.0)
+        assert spare is not None
+        assert await workers.submit(pool_jobs.echo, "taken") == "taken"
+        assert await spare == "gave way" and workers.stats().refused == 0
+    finally:
+        await workers.close()
+
+
 async def test_no_spare_job_while_a_job_waits_or_on_threads() -> None:
     threads = Pool("threads", size=2)
     assert threads.submit_spare(pool_jobs.until_asked, 1.0) is None
