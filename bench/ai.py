@@ -62,7 +62,8 @@ PAIRINGS = ("strong:random", "strong:greedy", "greedy:random", "easy:greedy",
 TABLES4 = ("strong:medium", "medium:easy", "strong:medium:easy:greedy")
 Job = tuple[tuple[str, ...], str, int, Budget, Config]  # levels, mix, seed, strong's
 # budget and search settings
-LEAVES = {"estimate": estimate.leaf, "shared": plain_leaf}  # --strong leaf=...
+LEAVES = {"estimate": estimate.leaf, "shared": plain_leaf,  # --strong leaf=...
+          "win": estimate.win_leaf}
 
 
 def strong_config(pairs: Sequence[str]) -> tuple[Config, dict[str, str]]:
@@ -331,7 +332,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--strong", nargs="*", default=[], metavar="KEY=VALUE",
                         help="the strong level's search settings, changed for this run "
                              "(carca_bot/ai/mcts.py Config: explore, bias, widen_base, "
-                             "widen_power, depth, paranoid; leaf=estimate|shared)")
+                             "widen_power, depth, paranoid; leaf=estimate|shared|win)")
     parser.add_argument("--save", type=Path, default=None,
                         help="append each finished game to this file (JSON lines)")
     parser.add_argument("--pooled", type=Path, nargs="+", default=None,

@@ -23,6 +23,8 @@ A finished game is worth its scores.
 
 from __future__ import annotations
 
+import math
+
 from carca_bot.ai.closing import Fits, closers, dead, fits_of, open_squares
 from carca_bot.ai.evaluate import rewards
 from carca_bot.engine.board import Board, Feature
@@ -193,3 +195,15 @@ def estimates(game: Game) -> list[float]:
 def leaf(game: Game) -> list[float]:
     """The strong search's reward per player: its worth's lead over the best of the others."""
     return rewards(estimates(game))
+
+
+WIN_SCALE_MIN = 8.0  # points: the scale of `win_leaf` near the end
+WIN_SCALE_PER_TILE = 0.6  # ... and per tile left before that
+
+
+def win_leaf(game: Game) -> list[float]:
+    """`leaf`, bent toward winning: a lead counts less the larger it is (scale * tanh(lead
+    / scale)), more so as the end nears, so a few points that turn second place into
+    first outweigh as many added to a lead that already wins (or a loss already sure)."""
+    scale = max(WIN_SCALE_MIN, WIN_SCALE_PER_TILE * game.tiles_left)
+    return [scale * math.tanh(lead / scale) for lead in leaf(game)]
