@@ -18,10 +18,13 @@ LABEL org.opencontainers.image.title="carca-bot" \
       org.opencontainers.image.licenses="MIT" \
       org.opencontainers.image.version="0.1.0"
 
+# CARCA_METRICS_PORT: the health check's port (and Prometheus' /metrics), on 127.0.0.1
+# inside the container; set CARCA_METRICS_HOST=0.0.0.0 and publish it to scrape it.
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    CARCA_DB=/data/carca.sqlite3
+    CARCA_DB=/data/carca.sqlite3 \
+    CARCA_METRICS_PORT=9300
 
 # Only what `pip install .` needs: the metadata (the readme is part of it), the pinned
 # versions, the package and its art (tiles_art/ installs as carca_bot.tiles_art).
@@ -40,10 +43,12 @@ VOLUME ["/data"]
 WORKDIR /data
 USER 10001:10001
 
-# SQLite's quick check, then a test write that changes nothing: unhealthy when the bot
-# could not store a move (read-only, locked, disk full). Cheap enough for every minute.
-HEALTHCHECK --interval=60s --timeout=20s --start-period=30s --retries=3 \
-    CMD ["carca-bot", "check", "--quick"]
+# Unhealthy when the bot could not store a move (SQLite's quick check, then a test write
+# that changes nothing: read-only, locked, disk full), or when the running process says
+# so (its /healthz: the Discord connection, the event loop, the database, the picture
+# workers; no answer at all is unhealthy too). Cheap enough for every minute.
+HEALTHCHECK --interval=60s --timeout=20s --start-period=60s --retries=3 \
+    CMD ["sh", "-c", "carca-bot check --quick && python -m carca_bot.observe.probe"]
 
 # The signal the bot shuts down gracefully on (Docker's default, stated for clarity).
 STOPSIGNAL SIGTERM

@@ -113,7 +113,8 @@ def measure(name: str, game: Game, images: Path | None) -> None:
     history = timed("public history", lambda: public_history(game), lambda _h: 0)
     card = tally(history)
     summary = timed("summary card (PNG)", lambda: render_summary(card))
-    timed("score chart (PNG)", lambda: render_score_chart(card.names, card.curves))
+    timed("score chart (PNG)", lambda: render_score_chart(card.names, card.curves,
+                                                          final=card.final))
     webp = timed("replay (WebP, 10 MB)", lambda: render_replay(game, fmt="webp"), _bytes)
     gif = timed("replay (GIF, 10 MB)", lambda: render_replay(game, fmt="gif"), _bytes)
     timed("HTML replay", lambda: build_replay_html(game))
@@ -125,7 +126,7 @@ def measure(name: str, game: Game, images: Path | None) -> None:
         out.mkdir(parents=True, exist_ok=True)
         (out / "summary-card.png").write_bytes(summary)
         (out / "score-chart.png").write_bytes(
-            render_score_chart(card.names, card.curves))
+            render_score_chart(card.names, card.curves, final=card.final))
         (out / "replay.webp").write_bytes(webp.data)
         mid = Game.replay(game.setup, game.history[: len(game.history) // 2])
         (out / "tiles-left.png").write_bytes(render_pile(pile(mid), tunnel=True))

@@ -2,16 +2,18 @@
 
     python bench/service.py [--games 50] [--players 2] [--expansions all] [--rate 200]
     python bench/service.py --db postgresql://USER@HOST/DB [--processes 2]
-    python bench/service.py --backend both      # SQLite, then a throwaway PostgreSQL
+    python bench/service.py --backend both      # SQLite, then PostgreSQL with 1 and 2
+                                                # processes, side by side
 
 With a PostgreSQL URL (`--db postgresql://...`, a database the bench may fill: use an
 empty one) or `--backend postgresql` (no URL: the bench starts a throwaway server with
 the tests' code, tests/store/pg_server.py, with PostgreSQL's durable defaults, fsync
 and synchronous_commit on, and removes it afterwards), --processes bot processes (2 by
 default; SQLite 1) each play --games games at once on the one database, as sharded bot
-processes do; the figures are for all processes together. `--backend both` prints the
-SQLite figures (one process, as SQLite is run) and then PostgreSQL's, side by side at
-the end.
+processes do; the figures are for all processes together. `--backend both` runs SQLite
+(one process, as SQLite is run), then PostgreSQL with one process and with two (or
+with --processes only, if given), each on a new database of one throwaway server, and
+prints the three side by side at the end.
 
 Every game is played to the end by random legal moves, step by step as a
 player would (legal options, place, figure, token, confirm), all games
@@ -85,7 +87,8 @@ class TimedService(GameService):
 
 # Games are set up one at a time per process (their set-up is not measured): on
 # PostgreSQL, creations at once conflict (the limits' counts read every game, so
-# SERIALIZABLE lets one of them commit) and the losers are run again.
+# SERIALIZABLE lets one of them commit) and the losers are run again. A new lock for
+# each run (`process_rounds`): a lock belongs to the event loop that first used it.
 SETTING_UP = asyncio.Lock()
 SET_UP_ATTEMPTS = 20
 
@@ -182,6 +185,8 @@ async def process_rounds(args: argparse.Namespace, target: str, start: Any = Non
                          ) -> list[Round]:
     """One process's share: its games, flat out then paced; `start` (a barrier) lines
     the processes up before each round."""
+    global SETTING_UP
+    SETTING_UP = asyncio.Lock()
     expansions = (frozenset(EXPANSIONS) if args.expansions == "all"
                   else frozenset(e for e in args.expansions.split(",") if e))
     # Every bench game is in one server: lift the per-server limits.
@@ -295,21 +300,40 @@ def sqlite_figures(args: argparse.Namespace) -> list[dict[str, float]]:
                 os.remove(leftover)
 
 
-def postgres_figures(args: argparse.Namespace) -> list[dict[str, float]]:
-    pg_args = argparse.Namespace(**{**vars(args), "processes": args.processes or 2})
+def postgres_figures(args: argparse.Namespace, counts: tuple[int, ...]
+                     ) -> dict[int, list[dict[str, float]]]:
+    """PostgreSQL's figures with each number of processes in `counts`, each run on a new
+    database (of --db's server, or of a throwaway one)."""
     if args.db and is_postgres_url(args.db):
-        return run_processes(pg_args, args.db)
+        if len(counts) > 1:
+            raise SystemExit("--db names one database: give --processes to say how many "
+                             "processes run on it")
+        pg_args = argparse.Namespace(**{**vars(args), "processes": counts[0]})
+        return {counts[0]: run_processes(pg_args, args.db)}
     from tests.store import pg_server
 
     # The tests' server runs with fsync off; the bench measures PostgreSQL as deployed.
     pg_server.SETTINGS = "-c max_connections=200 -c listen_addresses=127.0.0.1"
     server = pg_server.PgServer.start()
     try:
-        url = asyncio.run(pg_server.create_database(server, "bench"))
         print(f"(a throwaway PostgreSQL server on port {server.port}, fsync on)")
-        return run_processes(pg_args, url)
+        figures = {}
+        for count in counts:
+            url = asyncio.run(pg_server.create_database(server, f"bench{count}"))
+            pg_args = argparse.Namespace(**{**vars(args), "processes": count})
+            figures[count] = run_processes(pg_args, url)
+        return figures
     finally:
         server.stop()
+
+
+def side_by_side(figures: dict[str, list[dict[str, float]]]) -> None:
+    print("\nside by side (all processes together):")
+    width = max(len(name) for name in figures)
+    for name, rounds in figures.items():
+        print(f"  {name:<{width}}  " + "; ".join(
+            f"{label} {r['moves/s']:.0f} moves/s, p95 {r['p95']:.1f} ms"
+            for label, r in zip(("flat out", "paced"), rounds, strict=False)))
 
 
 def main() -> None:
@@ -339,13 +363,11 @@ def main() -> None:
     if backend in ("sqlite", "both"):
         figures["SQLite"] = sqlite_figures(args)
     if backend in ("postgresql", "both"):
-        figures["PostgreSQL"] = postgres_figures(args)
+        counts = (args.processes,) if args.processes else (1, 2) if backend == "both" else (2,)
+        for count, rounds in postgres_figures(args, counts).items():
+            figures[f"PostgreSQL, {count} process{'es' if count > 1 else ''}"] = rounds
     if len(figures) > 1:
-        print("\nside by side (all processes together):")
-        for name, rounds in figures.items():
-            print(f"  {name:<11}" + "; ".join(
-                f"{label} {r['moves/s']:.0f} moves/s, p95 {r['p95']:.1f} ms"
-                for label, r in zip(("flat out", "paced"), rounds, strict=False)))
+        side_by_side(figures)
 
 
 if __name__ == "__main__":

@@ -7,10 +7,11 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from carca_bot.engine.errors import IllegalMove
+    from carca_bot.service import ErasePlan
 
 
 def refusal_words(exc: IllegalMove, players: Sequence[str]) -> str:
@@ -117,6 +118,171 @@ def _migrate(args: argparse.Namespace) -> int:
     return run(args)
 
 
+# -- players' data, for the operator (issue 32) -------------------------------------------
+
+
+def _service_db(args: argparse.Namespace, command: str) -> str | None:
+    """The database the command works on, if it is there and usable (said on stderr if
+    not): these commands never create one."""
+    import asyncio
+    from pathlib import Path
+
+    from carca_bot.ops import database_problem, default_db
+    from carca_bot.store.driver import is_postgres_url
+
+    target = str(args.db or default_db())
+    if not is_postgres_url(target) and not Path(target).is_file():
+        print(f"carca-bot {command}: there is no database {target} (set CARCA_DB or pass "
+              "--db PATH)", file=sys.stderr)
+        return None
+    problem = asyncio.run(database_problem(target))
+    if problem is not None:
+        print(f"carca-bot {command}: {problem}", file=sys.stderr)
+        return None
+    return target
+
+
+def _confirmed(args: argparse.Namespace, expected: str, what: str) -> bool:
+    """--yes, or the operator types `expected` again at the terminal."""
+    if args.yes:
+        return True
+    if not sys.stdin.isatty():
+        print(f"not confirmed: run it at a terminal, or add --yes to {what}", file=sys.stderr)
+        return False
+    return input(f"Type {expected} again to {what}: ").strip() == expected
+
+
+def _export_user(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from carca_bot.service import GameService, ServiceError
+
+    target = _service_db(args, "export-user")
+    if target is None:
+        return 2
+
+    async def export() -> dict[str, Any]:
+        service = await GameService.open(target)
+        try:
+            return await service.privacy_export(args.user_id)
+        finally:
+            await service.close()
+
+    try:
+        data = asyncio.run(export())
+    except ServiceError as exc:
+        print(f"carca-bot export-user: {exc.code}", file=sys.stderr)
+        return 2
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    if args.out:
+        from pathlib import Path
+
+        Path(args.out).write_text(text + "\n", encoding="utf-8")
+        rows = sum(len(r) for r in data["tables"].values())
+        print(f"wrote {rows} rows about {args.user_id} to {args.out}")
+    else:
+        print(text)
+    return 0
+
+
+def _plan_lines(plan: ErasePlan) -> list[str]:
+    doing = {"leave": "leaves the lobby", "cancel": "closes the lobby they opened",
+             "resign": "resigns from the running game", "delete": "deletes their imported game"}
+    lines = [f"  {doing[g.action]} {g.game_id} (server {g.where.guild}, channel "
+             f"{g.where.channel})" for g in plan.games]
+    lines += [f"  withdraws from the event {e.event_id} ({e.title!r}, server {e.guild})"
+              for e in plan.events]
+    return [*lines, f"  deletes or rewrites {plan.rows} stored rows"]
+
+
+def _erase_user(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from carca_bot.service import GameService, ServiceError
+    from carca_bot.words.privacy import former_player
+
+    target = _service_db(args, "erase-user")
+    if target is None:
+        return 2
+
+    async def erase() -> int:
+        service = await GameService.open(target)
+        try:
+            plan = await service.erase_plan(args.user_id)
+            print(f"Erasing {args.user_id}:", *_plan_lines(plan), sep="\n")
+            if not plan.rows:
+                print("nothing is stored about this user")
+                return 1
+            if not _confirmed(args, args.user_id, "erase them"):
+                print("nothing was erased")
+                return 1
+            done = await service.erase_user(args.user_id, plan.token, former_player)
+        finally:
+            await service.close()
+        print(f"erased: now {former_player(done.number, 'en')} ({done.pseudonym_id}); "
+              f"{done.deleted} rows deleted, {done.rewritten} rewritten")
+        for message in done.messages:
+            print(f"  delete in Discord: message {message.message_id} in channel "
+                  f"{message.channel_id}")
+        return 0
+
+    try:
+        return asyncio.run(erase())
+    except ServiceError as exc:
+        print(f"carca-bot erase-user: {exc.code}; nothing was erased", file=sys.stderr)
+        return 2
+
+
+def _forget_guild(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from carca_bot.service import GameService
+
+    target = _service_db(args, "forget-guild")
+    if target is None:
+        return 2
+    if not _confirmed(args, args.guild_id, "delete every game, event and setting of it"):
+        print("nothing was deleted")
+        return 1
+
+    async def forget() -> dict[str, int]:
+        service = await GameService.open(target)
+        try:
+            return await service.forget_guild(args.guild_id)
+        finally:
+            await service.close()
+
+    counts = asyncio.run(forget())
+    print(f"server {args.guild_id}: deleted " + (", ".join(
+        f"{table} {n}" for table, n in counts.items()) or "nothing (nothing was stored)"))
+    return 0
+
+
+def _add_privacy_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser],
+                          handlers: dict[str, Handler]) -> None:
+    from carca_bot.ops import add_db_argument
+
+    export = commands.add_parser(
+        "export-user", help="print everything stored about a user, as JSON (a data request)")
+    export.add_argument("user_id", metavar="ID", help="the user's Discord id")
+    export.add_argument("--out", metavar="FILE", help="write it to FILE instead")
+    add_db_argument(export)
+    handlers["export-user"] = _export_user
+    erase = commands.add_parser(
+        "erase-user", help="erase a user: their games stay under a pseudonym (an erasure "
+        "request)")
+    erase.add_argument("user_id", metavar="ID", help="the user's Discord id")
+    erase.add_argument("--yes", action="store_true", help="do not ask to confirm")
+    add_db_argument(erase)
+    handlers["erase-user"] = _erase_user
+    forget = commands.add_parser(
+        "forget-guild", help="delete a server's games, events, ratings and settings now")
+    forget.add_argument("guild_id", metavar="ID", help="the server's Discord id")
+    forget.add_argument("--yes", action="store_true", help="do not ask to confirm")
+    add_db_argument(forget)
+    handlers["forget-guild"] = _forget_guild
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
     parser = argparse.ArgumentParser(prog="carca-bot", description=__doc__)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -145,6 +311,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Handler]]:
         "migrate", help="copy every game from a SQLite file to a new PostgreSQL database")
     ops.add_migrate_arguments(migrate)
     handlers["migrate"] = _migrate
+
+    _add_privacy_commands(commands, handlers)
 
     local = commands.add_parser("local", help="play in this terminal, without Discord")
     add_arguments(local)

@@ -10,35 +10,50 @@ could store a move. `database_problem` is the start-up check of `carca-bot run`.
 
 Exit statuses of the command-line front ends: 0 all is well, 1 problems found,
 2 the database (or the backup's destination) could not be used at all.
+
+With a PostgreSQL CARCA_DB (or --db), `run_check` and `run_backup` hand over to
+`pgops` (the same report, and `pg_dump`).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
-import re
 import shutil
 import sqlite3
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
 
+from carca_bot.ops_report import (  # the names as ops has always had them
+    CANNOT,
+    MAX_LISTED,
+    OK,
+    PROBLEMS,
+    CheckReport,
+    GameProblem,
+    OpsError,
+    _integrity_lines,
+    _publish,
+    game_error,
+    shown,
+)
+from carca_bot.ops_startup import database_problem
+
+__all__ = [  # ops_report's names too, as this module has always offered them
+    "CANNOT", "MAX_LISTED", "OK", "PROBLEMS", "BackupReport", "CheckReport", "GameProblem",
+    "OpsError", "backup", "check", "database_problem", "default_db", "game_error", "run_backup",
+    "run_check", "shown", "write_problem"]
+
 DEFAULT_DB = "carca.sqlite3"
-OK, PROBLEMS, CANNOT = 0, 1, 2
-MAX_LISTED = 20  # integrity errors listed one per line; the rest are counted
 T = TypeVar("T")
 WRITE_TIMEOUT = 5.0  # seconds the quick check waits for the write lock (the bot's are short)
 MIN_FREE = 8 * 1024 * 1024  # bytes of free disk the quick check wants beside the database
-
-
-class OpsError(Exception):
-    """The operation could not be done at all: no such file, not a database, no room."""
 
 
 def default_db() -> str:
@@ -142,15 +157,6 @@ def _count(db: sqlite3.Connection, table: str) -> int:
     return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
 
 
-def _integrity_lines(integrity: list[str]) -> list[str]:
-    if integrity == ["ok"]:
-        return ["integrity: ok"]
-    shown = integrity[:MAX_LISTED]
-    more = len(integrity) - len(shown)
-    return (["integrity: DAMAGED"] + [f"  {line}" for line in shown]
-            + ([f"  ... and more ({more}+)"] if more else []))
-
-
 # -- backup --------------------------------------------------------------------------
 
 
@@ -228,72 +234,7 @@ def backup(db_path: str | Path, dest_path: str | Path, *,
                         time.perf_counter() - began)
 
 
-def _publish(partial: Path, dest: Path, overwrite: bool) -> None:
-    """Move the finished copy into place; without `overwrite`, never over another file."""
-    with open(partial, "rb") as handle:
-        os.fsync(handle.fileno())
-    if overwrite:
-        os.replace(partial, dest)
-        return
-    try:
-        os.link(partial, dest)  # fails if dest appeared meanwhile, unlike a rename
-    except FileExistsError:
-        raise OpsError(f"{dest} already exists: choose another name, or allow "
-                       "overwriting") from None
-    except OSError:  # a filesystem without hard links
-        if dest.exists():
-            raise OpsError(f"{dest} already exists") from None
-        os.replace(partial, dest)
-
-
 # -- check -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameProblem:
-    """A stored game that does not rebuild: a bug or a damaged file, never a player's doing."""
-
-    game_id: int
-    guild_id: str
-    channel_id: str
-    status: str
-    error: str
-
-    def line(self) -> str:
-        return (f"game {self.game_id} (guild {self.guild_id}, channel {self.channel_id}, "
-                f"{self.status}): {self.error}")
-
-
-@dataclass(frozen=True)
-class CheckReport:
-    path: Path
-    quick: bool
-    integrity: list[str]
-    schema_version: int
-    games: int = 0  # games looked at (replayed, unless quick)
-    problems: list[GameProblem] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # problems that belong to no one game
-    info: list[str] = field(default_factory=list)  # said for information, not problems
-
-    @property
-    def ok(self) -> bool:
-        return self.integrity == ["ok"] and not self.problems and not self.notes
-
-    @property
-    def status(self) -> int:
-        return OK if self.ok else PROBLEMS
-
-    def lines(self) -> list[str]:
-        kind = "quick check" if self.quick else "check"
-        out = [f"{kind} of {self.path}: {'ok' if self.ok else 'PROBLEMS FOUND'}",
-               *_integrity_lines(self.integrity),
-               f"schema version {self.schema_version}", *self.info, *self.notes]
-        if self.quick and self.schema_version > 0:
-            out.append(f"games stored: {self.games}")
-        elif self.schema_version > 0:
-            out.append(f"games replayed: {self.games}, failing: {len(self.problems)}")
-        out += [p.line() for p in self.problems]
-        return out
 
 
 def check(db_path: str | Path, quick: bool = False,
@@ -426,124 +367,22 @@ def _game_error(db: sqlite3.Connection, row: tuple[Any, ...]) -> str | None:
 
     Anything at all may be wrong in a damaged file, so every exception is a finding.
     """
-    from carca_bot.engine.errors import RecordError
-    from carca_bot.engine.record import check_action, replay, write_record
-    from carca_bot.service.live import rebuild, started
-    from carca_bot.service.model import GameOptions
     from carca_bot.store.store import ACTIONS_OF_GAME, SEATS_OF_GAME, game_data
 
     try:
         data = game_data(row, db.execute(SEATS_OF_GAME, (row[0],)),
                          db.execute(ACTIONS_OF_GAME, (row[0],)))
-        game_row, seats, actions = data.game, data.seats, data.actions
-        if [s.seat for s in seats] != list(range(len(seats))):
-            return f"seat numbers {[s.seat for s in seats]} are not 0 to {len(seats) - 1}"
-        if game_row.version < len(actions):
-            return f"version {game_row.version} is below the {len(actions)} moves logged"
-        for index, logged in enumerate(actions):
-            try:
-                check_action(logged.action, index)
-            except RecordError as exc:
-                return f"stored move {index} is malformed: {exc}"
-        GameOptions.from_json(game_row.options)  # every view of the game reads them
-        live = rebuild(data)
-        if not started(game_row):
-            if actions:
-                return f"not started, yet {len(actions)} moves are logged"
-            return None
-        game = live.game
-        assert game is not None
-        if game_row.status == "active" and game.finished:
-            return "marked active, but its log plays to the end of the game"
-        if game_row.outcome == "complete" and not game.finished:
-            return "marked complete, but its log stops before the end of the game"
-        if game_row.pending is not None and live.pending is None:
-            return "its unconfirmed turn no longer applies to the log"
-        status, result = replay(json.loads(json.dumps(write_record(game))))
-        if status != 0:
-            return f"its exported record does not replay (exit {status}): {result['error']}"
     except sqlite3.DatabaseError:
         raise  # the file, not the game: reported once for the whole check
     except Exception as exc:
         return f"{type(exc).__name__}: {exc}"
-    return None
+    return game_error(data)
 
 
-# -- start-up -----------------------------------------------------------------------
-
-
-async def database_problem(db_path: str | Path) -> str | None:
-    """Why the bot (or the local game) could not use its database at `db_path`, in one
-    line naming the path, or None when it can.
-
-    Opens it as they do (creating and upgrading it when needed) and closes it again,
-    so a start-up problem shows before anything else happens, in words, not as a
-    traceback from deep inside the first command.
-    """
-    from carca_bot.store import SchemaTooNew, Store
+def _on_postgres(args: argparse.Namespace) -> bool:
     from carca_bot.store.driver import is_postgres_url
 
-    if is_postgres_url(str(db_path)):
-        return await _server_problem(str(db_path))
-    path = Path(db_path)
-    if path.is_dir():
-        return f"{path} is a folder; name a database file (in that folder or another)"
-    folder = path.absolute().parent
-    if not folder.is_dir():
-        return f"there is no folder {folder} for the database {path}: create it first"
-    try:
-        store = await Store.open(path)
-    except SchemaTooNew:
-        return (f"{path} was written by a newer version of carca-bot: run that version, "
-                "or restore a backup this one made")
-    except sqlite3.DatabaseError as exc:
-        name = getattr(exc, "sqlite_errorname", "") or ""
-        if name.startswith("SQLITE_NOTADB") or "not a database" in str(exc):
-            return f"{path} is not a carca-bot database (SQLite says: {exc})"
-        if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")):
-            return (f"cannot open {path} for reading and writing (SQLite says: {exc}); "
-                    "the bot needs to write the file and its folder")
-        return f"cannot use {path} (SQLite says: {exc})"
-    except OSError as exc:
-        return f"cannot open {path}: {exc.strerror or exc}"
-    await store.close()
-    return None
-
-
-async def _server_problem(url: str) -> str | None:
-    """`database_problem` for a PostgreSQL server: reachable, the database there, this
-    program's schema or an older one."""
-    import asyncpg
-
-    from carca_bot.store import SchemaTooNew, Store
-
-    try:
-        store = await Store.open(url)
-    except SchemaTooNew:
-        return (f"{shown(url)} was set up by a newer version of carca-bot: run that version, "
-                "or restore a backup this one made")
-    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-        return f"cannot use {shown(url)}: {exc or type(exc).__name__}"
-    await store.close()
-    return None
-
-
-def shown(url: str) -> str:
-    """A database URL fit to print: without its password."""
-    return re.sub(r"(//[^:/@]*):[^@/]*@", r"\1:***@", url)
-
-
-def _sqlite_only(args: argparse.Namespace, command: str) -> bool:
-    """Whether the database is a PostgreSQL server, which `command` does not handle
-    (said on stderr)."""
-    from carca_bot.store.driver import is_postgres_url
-
-    if not is_postgres_url(_db_of(args)):
-        return False
-    print(f"carca-bot {command}: {shown(_db_of(args))} is a PostgreSQL database; "
-          f"{command} works on SQLite files (for PostgreSQL use its own tools: pg_dump, "
-          "pg_amcheck)", file=sys.stderr)
-    return True
+    return is_postgres_url(_db_of(args))
 
 
 # -- command line ----------------------------------------------------------------------
@@ -566,7 +405,8 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
     """`carca-bot check [--db PATH] [--quick]`."""
     add_db_argument(parser)
     parser.add_argument("--quick", action="store_true",
-                        help="only SQLite's quick check, no replay of games (a health check)")
+                        help="no replay of games: the database answers and takes a write (a "
+                             "health check)")
 
 
 def _db_of(args: argparse.Namespace) -> str:
@@ -583,12 +423,17 @@ def _where_from(args: argparse.Namespace) -> str:
 
 
 def run_backup(args: argparse.Namespace) -> int:
-    """`carca-bot backup`: 0 written and sound, 1 written but damaged, 2 not written."""
-    if _sqlite_only(args, "backup"):
-        return CANNOT
+    """`carca-bot backup`: 0 written and sound, 1 written but damaged, 2 not written.
+    On PostgreSQL, `pg_dump` into one file (`pgops.backup_postgres`)."""
+    overwrite = bool(getattr(args, "overwrite", False))
     try:
-        report = backup(_db_of(args), args.dest, overwrite=bool(getattr(args, "overwrite",
-                                                                        False)))
+        if _on_postgres(args):
+            from carca_bot.pgops import backup_postgres
+
+            print("\n".join(backup_postgres(_db_of(args), args.dest,
+                                            overwrite=overwrite).lines()))
+            return OK
+        report = backup(_db_of(args), args.dest, overwrite=overwrite)
     except OpsError as exc:
         print(f"carca-bot backup: {exc}", file=sys.stderr)
         return CANNOT
@@ -597,11 +442,18 @@ def run_backup(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    """`carca-bot check`: 0 healthy, 1 problems found, 2 no database to check."""
-    if _sqlite_only(args, "check"):
-        return CANNOT
+    """`carca-bot check`: 0 healthy, 1 problems found, 2 no database to check (on
+    PostgreSQL: `pgops.check_postgres`)."""
+    quick = bool(getattr(args, "quick", False))
     try:
-        report = check(_db_of(args), quick=bool(getattr(args, "quick", False)))
+        if _on_postgres(args):
+            import asyncio
+
+            from carca_bot.pgops import check_postgres
+
+            report = asyncio.run(check_postgres(_db_of(args), quick))
+        else:
+            report = check(_db_of(args), quick=quick)
     except OpsError as exc:
         print(f"carca-bot check: {exc} ({_where_from(args)})", file=sys.stderr)
         return CANNOT

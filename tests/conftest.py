@@ -13,11 +13,13 @@ import pytest
 from carca_bot import i18n
 
 SLOW_FOLDERS = ("tests/deploy/", "tests/fault/")
-SLOW_FILES = ("tests/service/test_kill.py", "tests/bot/test_full_games.py")
+SLOW_FILES = ("tests/service/test_kill.py", "tests/bot/test_full_games.py",
+              "tests/local/test_terminal.py", "tests/scale/test_kill_processes.py")
 SLOW_TESTS = (
     "tests/bot/test_game.py::test_full_game_from_create_to_final_scores",
     "tests/render/test_board.py::test_move_by_move_equals_from_scratch",
     "tests/render/test_art.py::test_committed_art_is_current",
+    "tests/league/test_pairing.py::test_swiss_pairing_properties",
 )
 
 

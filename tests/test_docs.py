@@ -6,6 +6,7 @@ copies must match it byte for byte (a change there must be copied here in the sa
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -64,3 +65,53 @@ def test_the_readmes_python_runs() -> None:
     assert blocks
     for code in blocks:
         exec(compile(code, "README.md", "exec"), {"print": lambda *args: None})
+
+
+# -- every repository path the documents name exists ------------------------------------------
+
+# A path in backticks, with a folder and a file type; placeholders (a path with `<...>`,
+# `NAME` or `*`) name files that are examples, and paths into `../shared/` another
+# checkout. The documents are the house ones and `docs/*.md` (not its subfolders: the
+# rules under `docs/rules/` are exact copies of the shared reference, naming its files).
+DOC_PATH = re.compile(r"`([A-Za-z0-9_./-]+/[A-Za-z0-9_.-]+\.(?:py|md|json|jsonl|toml|txt|png))`")
+
+
+def documents(root: Path) -> list[Path]:
+    found = [root / "ARCHITECTURE.md", root / "CONTRIBUTING.md",
+             *sorted((root / "docs").glob("*.md"))]
+    return [p for p in found if p.exists()]
+
+
+def missing_paths(root: Path) -> list[str]:
+    """`DOC:LINE PATH` for each path a document names that is not in the repository (as
+    written, or under `carca_bot/`)."""
+    missing = []
+    for doc in documents(root):
+        for number, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            for found in DOC_PATH.finditer(line):
+                path = found.group(1)
+                if path.startswith(("../", "shared/")) or any(
+                        mark in path for mark in ("NAME", "<", "*")):
+                    continue
+                if not ((root / path).exists() or (root / "carca_bot" / path).exists()):
+                    missing.append(f"{doc.relative_to(root)}:{number} {path}")
+    return missing
+
+
+def test_every_path_the_documents_name_exists() -> None:
+    assert missing_paths(ROOT) == []
+
+
+def test_a_stale_path_is_caught(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "carca_bot" / "bot").mkdir(parents=True)
+    (tmp_path / "carca_bot" / "bot" / "client.py").write_text("", encoding="utf-8")
+    (tmp_path / "ARCHITECTURE.md").write_text(
+        "`bot/client.py` and `carca_bot/bot/client.py`, `bot/actions.py`\n"
+        "`carca_bot/engine/expansions/<name>.py`, `../shared/rules/RULES.md`\n",
+        encoding="utf-8")
+    (tmp_path / "docs" / "x.md").write_text("`tests/test_gone.py`\n", encoding="utf-8")
+    (tmp_path / "docs" / "rules").mkdir()
+    (tmp_path / "docs" / "rules" / "y.md").write_text("`other/project.py`\n", encoding="utf-8")
+    assert missing_paths(tmp_path) == ["ARCHITECTURE.md:1 bot/actions.py",
+                                       "docs/x.md:1 tests/test_gone.py"]

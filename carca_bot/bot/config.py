@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from carca_bot.service import Limits
+from carca_bot.observe import ObserveSettings
+from carca_bot.service import Limits, PrivacySettings, SettingError
 from carca_bot.service.shards import Shards
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -33,6 +34,11 @@ class Settings:
     # process runs them all, as discord.py decides).
     shards: Shards | None = None
     workers: str = "threads"  # where pictures and replays run: "threads" or "processes"
+    # Players' data: how long a removed server's data waits, and how long a finished game
+    # is kept (CARCA_LEAVE_GRACE_DAYS, CARCA_RETENTION_DAYS).
+    privacy: PrivacySettings = field(default_factory=PrivacySettings)
+    # Health checks and Prometheus metrics (CARCA_METRICS_PORT, CARCA_HEALTH_*).
+    observe: ObserveSettings = field(default_factory=ObserveSettings)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -53,6 +59,8 @@ class Settings:
             limits=_limits(env.get("CARCA_LIMITS", "")),
             shards=_shards(env.get("CARCA_SHARDS", ""), env.get("CARCA_SHARD_COUNT", "")),
             workers=_workers(env.get("CARCA_WORKERS", "")),
+            privacy=_privacy(env),
+            observe=_observe(env),
         )
 
 
@@ -114,6 +122,23 @@ def shard_arguments(shards: Shards | None) -> dict[str, Any]:
     if shards is None:
         return {}
     return {"shard_ids": sorted(shards.ids), "shard_count": shards.count}
+
+
+def _privacy(env: Mapping[str, str]) -> PrivacySettings:
+    """CARCA_LEAVE_GRACE_DAYS and CARCA_RETENTION_DAYS (`PrivacySettings.from_env`)."""
+    try:
+        return PrivacySettings.from_env(env)
+    except SettingError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def _observe(env: Mapping[str, str]) -> ObserveSettings:
+    """CARCA_METRICS_PORT, CARCA_METRICS_HOST, CARCA_HEALTH_MAX_LAG and
+    CARCA_HEALTH_DISCORD_GRACE (`carca_bot.observe.server`)."""
+    try:
+        return ObserveSettings.from_env(env)
+    except ValueError as exc:  # the message names the variable
+        raise ConfigError(str(exc)) from None
 
 
 WORKER_KINDS = ("threads", "processes")

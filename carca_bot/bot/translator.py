@@ -1,26 +1,37 @@
 """Slash commands in the player's language: `/carc colocar` in a Spanish Discord client.
 
-discord.py asks a `Translator` for every command name, option name, description and
-choice, for every Discord locale, when it builds the payload it syncs. We answer
-from the bot catalogue, with the English as the key and a gettext context saying
-what the string is (a command name is not the same word as in a sentence):
-"command name", "command description", "option name", "option description" and
-"choice". The words are listed in `command_words` so the catalogue tool finds them.
+Every command word is written once, in English, where its command is defined. discord.py
+hands each one to the translator as a `locale_str` (commands are built with
+`auto_locale_strings`), with where it stands: a command or option name, a description,
+a choice. The translator looks it up in the bot catalogue with a gettext context saying
+what the string is (a command name is not the same word as in a sentence): "command
+name", "command description", "option name", "option description" and "choice".
+
+The catalogue gets these words from the commands themselves: the catalogue tool
+(`carca_bot.i18n.catalogues`) extracts them with `extract`, which asks discord.py for
+each command's payload as it would sync it. So a new command or option is in the
+catalogue after `catalogues update`, and `catalogues check` fails until it is translated.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import re
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, BinaryIO
 
+import discord
 from discord import Locale
 from discord.app_commands import (
+    CommandTree,
     TranslationContextLocation,
     TranslationContextTypes,
     Translator,
     locale_str,
 )
 
-from carca_bot.bot.command_words import WORDS
 from carca_bot.i18n import Domain
 
 _T = Domain("bot")
@@ -38,10 +49,19 @@ CONTEXTS = {
 }
 # The Discord locales we translate to, and the catalogue each reads.
 LOCALES = {Locale.spain_spanish: "es", Locale.latin_american_spanish: "es"}
+WORDS = re.compile(r"[A-Za-z]")  # a string with no letters ("0°", "…") is not translated
 
 
 def valid_name(name: str) -> bool:
     return bool(VALID_NAME.match(name)) and name == name.lower()
+
+
+@functools.cache
+def _known(language: str) -> frozenset[str]:
+    """The catalogue's keys ("context\\x04message" for a message with a context); read
+    once, as the catalogues are."""
+    catalog = getattr(_T.translations(language), "_catalog", None)
+    return frozenset(k for k in catalog if isinstance(k, str)) if catalog else frozenset()
 
 
 class CommandTranslator(Translator):
@@ -52,9 +72,61 @@ class CommandTranslator(Translator):
                         context: TranslationContextTypes) -> str | None:
         language = LOCALES.get(locale)
         kind = CONTEXTS.get(context.location)
-        if language is None or kind is None or (kind, string.message) not in WORDS:
+        message = string.message
+        if language is None or kind is None or not WORDS.search(message):
             return None
-        said = _T.translations(language).pgettext(kind, string.message)
+        if f"{kind}\x04{message}" not in _known(language):
+            return None  # not in the catalogue: Discord shows the English
+        said = _T.translations(language).pgettext(kind, message)
         if kind in ("command name", "option name") and not valid_name(said):
             return None  # Discord would refuse the whole sync; English is better than none
         return said
+
+
+class _Recorder(Translator):
+    """Notes every string discord.py asks to translate, with its context."""
+
+    def __init__(self) -> None:
+        self.words: dict[tuple[str, str], None] = {}
+
+    async def translate(self, string: locale_str, locale: Locale,
+                        context: TranslationContextTypes) -> str | None:
+        kind = CONTEXTS.get(context.location)
+        if kind is not None and WORDS.search(string.message):
+            self.words[(kind, string.message)] = None
+        return None
+
+
+def command_tree() -> CommandTree[discord.Client]:
+    """A tree holding every command, for payloads built offline (no connection)."""
+    from carca_bot.bot.commands import TOP_LEVEL
+
+    tree: CommandTree[discord.Client] = CommandTree(discord.Client(
+        intents=discord.Intents.default()))
+    for command in TOP_LEVEL:
+        tree.add_command(command)
+    return tree
+
+
+async def payloads(tree: CommandTree[Any], translator: Translator) -> list[dict[str, Any]]:
+    """What discord.py syncs for each top-level command, translated by `translator`."""
+    return [await c.get_translated_payload(tree, translator) for c in tree.get_commands()]
+
+
+async def command_words() -> list[tuple[str, str]]:
+    """Every (context, English) the translator is asked for, in the order of the commands."""
+    recorder = _Recorder()
+    await payloads(command_tree(), recorder)
+    return list(recorder.words)
+
+
+def extract(fileobj: BinaryIO, keywords: object, comment_tags: object,
+            options: object) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
+    """Babel's extraction method for the command words (`carca_bot.i18n.catalogues`
+    runs it on `bot/commands/__init__.py`, where the command list is): each word as
+    a `pgettext(context, message)` call would give it. Run on a thread of its own, so
+    it works whether or not the caller is inside an event loop."""
+    with ThreadPoolExecutor(max_workers=1) as one:
+        words = one.submit(lambda: asyncio.run(command_words())).result()
+    for context, message in words:
+        yield 1, "pgettext", (context, message), []

@@ -18,7 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from carca_bot.engine.catalogue import Kind, Shape
 from carca_bot.engine.geometry import (
     AROUND,
     STEP,
@@ -29,6 +28,7 @@ from carca_bot.engine.geometry import (
     neighbour,
     opposite,
 )
+from carca_bot.engine.shapes import NO_MODS, Kind, Mods, Shape, merge_mods
 
 ABBEY = "ABBEY"
 OPEN = "."  # no neighbour on that side
@@ -40,7 +40,10 @@ class Feature(NamedTuple):
 
     Immutable: the board replaces the record instead, which is what makes undo
     cheap. A named tuple because several are made at every placement, and the
-    hot paths make them with `_feature` (no Python-level constructor).
+    hot paths make them with `_feature` (no Python-level constructor). Its
+    modifiers are the pennants (the base game's, read by every city) and `mods`
+    (the expansions': an inn, a cathedral, goods); `merged` is the one place two
+    features combine, modifiers included.
     """
 
     kind: Kind
@@ -50,9 +53,33 @@ class Feature(NamedTuple):
     cities: tuple[int, ...] = ()  # fields: city nodes they touch
     building: str = ""  # monastery, shrine or abbey
     pos: Pos = (0, 0)  # buildings and gardens: their square
+    mods: Mods = NO_MODS  # (name, count) of each modifier of its segments, by name
+
+    def mod(self, name: str) -> int:
+        """How many segments' worth of the modifier `name` the feature holds (0: none)."""
+        for key, count in self.mods:
+            if key == name:
+                return count
+        return 0
 
 
-_feature = tuple.__new__  # _feature(Feature, (kind, tiles, open, pennants, cities, building, pos))
+# _feature(Feature, (kind, tiles, open, pennants, cities, building, pos, mods))
+_feature = tuple.__new__
+
+
+def merged(fa: Feature, fb: Feature | None, closed: int) -> Feature:
+    """`fa` joined with `fb` (None: alone), `closed` open edges fewer: tiles, open edges,
+    cities touched and every modifier (pennants, `mods`) add up; kind, building and
+    square are `fa`'s."""
+    if fb is None:
+        return _feature(Feature, (fa.kind, fa.tiles, fa.open - closed, fa.pennants, fa.cities,
+                                  fa.building, fa.pos, fa.mods))
+    mods = fa.mods
+    if fb.mods:
+        mods = merge_mods(mods, fb.mods)
+    return _feature(Feature, (fa.kind, fa.tiles | fb.tiles, fa.open + fb.open - closed,
+                              fa.pennants + fb.pennants, fa.cities + fb.cities, fa.building,
+                              fa.pos, mods))
 
 # Undo log entries, each its values then its code, read back newest first:
 # feature, parent, node, SET_NODE restores one node's entries; pos, DEL_TILE lifts a
@@ -76,14 +103,14 @@ class Plan:
     """What placing one shape takes, worked out once per shape (`plan_of`).
 
     `segments`: per segment, its new feature's kind, open edges, pennants, city
-    segments touched (fields) and building. `sides`: per side, the step to the
+    segments touched (fields), building and modifiers. `sides`: per side, the step to the
     neighbour, the neighbour's facing side, my city or road segment there and
     (my field segment, the neighbour's half-edge it meets) along that edge.
     `touched`: the city and road segments, whose completion the turn checks.
     `names`: each segment's canonical name (what a figure is deployed `on`).
     """
 
-    segments: tuple[tuple[Kind, int, int, tuple[int, ...], str], ...]
+    segments: tuple[tuple[Kind, int, int, tuple[int, ...], str, Mods], ...]
     sides: tuple[tuple[int, int, int, int, int | None, tuple[tuple[int, int], ...]], ...]
     touched: tuple[int, ...]
     names: tuple[str, ...]
@@ -113,7 +140,7 @@ def plan_of(shape: Shape) -> Plan:
     if entry is not None and entry[0] is shape:
         return entry[1]
     segments = tuple((seg.kind, len(seg.sides) + seg.tunnel, seg.pennants, seg.cities,
-                      seg.building) for seg in shape.segments)
+                      seg.building, seg.mods) for seg in shape.segments)
     sides = tuple(
         (side, dx, dy, facing, shape.side_segment[side],
          tuple((a, their_half) for half, their_half in halves
@@ -207,7 +234,7 @@ class Board:
         root = self.find(node)
         f = self.features[root]
         assert f is not None
-        self._set(root, f._replace(open=f.open - edges))
+        self._set(root, merged(f, None, edges))
 
     # -- union-find -------------------------------------------------------------
 
@@ -240,8 +267,7 @@ class Board:
             if closed:
                 if a < fresh:
                     log += (fa, a, a, SET_NODE)
-                features[a] = _feature(Feature, (fa.kind, fa.tiles, fa.open - closed,
-                                                 fa.pennants, fa.cities, fa.building, fa.pos))
+                features[a] = merged(fa, None, closed)
             return a
         fb = features[b]
         assert fb is not None
@@ -253,9 +279,7 @@ class Board:
             log += (fa, a, a, SET_NODE)
         parent[b] = a
         features[b] = None
-        features[a] = _feature(Feature, (fa.kind, fa.tiles | fb.tiles, fa.open + fb.open - closed,
-                                         fa.pennants + fb.pennants, fa.cities + fb.cities,
-                                         fa.building, fa.pos))
+        features[a] = merged(fa, fb, closed)
         return a
 
     def _new_node(self, feat: Feature, pos: Pos, index: int) -> int:
@@ -276,10 +300,10 @@ class Board:
         square, locations = _square(pos)
         parent.extend(range(first, first + count))
         location.extend(locations[:count])
-        for kind, open_edges, pennants, cities, building in plan.segments:
+        for kind, open_edges, pennants, cities, building, mods in plan.segments:
             features.append(_feature(Feature, (
                 kind, square, open_edges, pennants,
-                tuple([first + c for c in cities]) if cities else (), building, pos)))
+                tuple([first + c for c in cities]) if cities else (), building, pos, mods)))
         tiles, frontier, log = self.tiles, self.frontier, self.log
         log += (frontier.pop(pos, None), pos, SET_FRONTIER)
         x, y = pos

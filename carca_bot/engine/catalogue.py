@@ -1,82 +1,25 @@
-"""The tile catalogue: every tile type in every rotation, built once from our data file.
+"""The tile catalogue: every tile type in every rotation, built once from our data files.
 
-Each rotated tile is a `Shape`: its four edges and its segments (the pieces of
-city, road, field, building and garden printed on it) with the names players
-use for them (`N`, `NL`, `I1`, `C`, `G`).
+Each rotated tile is a `Shape` (`shapes.py`): its four edges and its segments (the
+pieces of city, road, field, building and garden printed on it) with the names
+players use for them (`N`, `NL`, `I1`, `C`, `G`). Which tiles come from which
+file, whose they are (by id prefix) and what extra keys of the data mean (an inn,
+a cathedral, goods) is what the expansions' records say (`rules.py`).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from enum import Enum
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from carca_bot.engine.geometry import HALF_INDEX, HALF_NAMES, SIDE_INDEX, SIDE_NAMES
+from carca_bot.engine.rules import BY_NAME, EXPANSIONS, REGISTERED, expansion_of
+from carca_bot.engine.shapes import Catalogue, Kind, Mods, Segment, Shape, TileType
 
-EXPANSIONS = ("river", "abbot", "abbey_mayor", "king_robber", "cult", "tunnel")
-
-
-class Kind(Enum):
-    CITY = "city"
-    ROAD = "road"
-    FIELD = "field"
-    BUILDING = "building"  # monastery, shrine or abbey
-    GARDEN = "garden"
-
-
-@dataclass(frozen=True, slots=True)
-class Segment:
-    """One feature piece on a tile, as it lies on the board."""
-
-    kind: Kind
-    sides: tuple[int, ...] = ()  # city / road: the sides it reaches
-    halves: tuple[int, ...] = ()  # field: the half-edges it touches
-    pennants: int = 0
-    cities: tuple[int, ...] = ()  # field: indices of the city segments it touches
-    tunnel: bool = False  # road ending at a tunnel entrance
-    building: str = ""  # "monastery" or "shrine"
-    name: str = ""  # the canonical name players type
-
-
-@dataclass(frozen=True, slots=True)
-class Shape:
-    """A tile type in one rotation."""
-
-    tile: str
-    rot: int  # quarter turns clockwise
-    edges: str  # N E S W letters after rotation: C R F W
-    segments: tuple[Segment, ...]
-    side_segment: tuple[int | None, ...]  # city/road segment reaching each side
-    half_segment: tuple[int | None, ...]  # field segment touching each half-edge
-    names: dict[str, int]  # every name for each segment
-    river: tuple[int, ...]  # sides the river reaches
-    building: int | None  # segment index of a monastery or shrine
-    garden: int | None
-    links: tuple[tuple[int, ...], ...]  # C1 wagon links, as segment indices
-
-
-@dataclass(frozen=True, slots=True)
-class TileType:
-    id: str
-    count: int
-    expansion: str  # "base" or one of EXPANSIONS
-    shapes: tuple[Shape, ...]  # by quarter turns
-    river_last: bool = False
-
-    @property
-    def is_river(self) -> bool:
-        return self.expansion == "river"
-
-
-def expansion_of(tile_id: str) -> str:
-    for prefix, name in (("RV-", "river"), ("AM", "abbey_mayor"), ("KR", "king_robber"),
-                         ("CU", "cult"), ("TU", "tunnel")):
-        if tile_id.startswith(prefix):
-            return name
-    return "base"
+__all__ = ["EXPANSIONS", "Catalogue", "Kind", "Segment", "Shape", "TileType", "catalogue",
+           "expansion_of", "tile_ids"]
 
 
 def _load_json_lines(name: str) -> list[dict[str, Any]]:
@@ -99,6 +42,22 @@ def _rotate_half(half: int, rot: int) -> int:
     return (half + 2 * rot) % 8
 
 
+# Keys of the tile data that the records give meaning to: key -> "flag" or "value".
+MODIFIERS: dict[str, str] = {key: how for record in REGISTERED for key, how in record.modifiers}
+
+
+def _mods(raw: dict[str, Any]) -> Mods:
+    """A city's or road's modifiers: a true `flag` key is one of its name; a `value` key
+    names its modifier (`"goods": "wine"` is one `wine`)."""
+    found: dict[str, int] = {}
+    for key, how in MODIFIERS.items():
+        value = raw.get(key)
+        if value:
+            name = str(value) if how == "value" else key
+            found[name] = found.get(name, 0) + 1
+    return tuple(sorted(found.items()))
+
+
 def _build_shape(raw: dict[str, Any], rot: int, tunnel: bool,
                  links: list[list[str]]) -> Shape:
     segments: list[Segment] = []
@@ -109,7 +68,8 @@ def _build_shape(raw: dict[str, Any], rot: int, tunnel: bool,
         city_index.append(len(segments))
         for c in city["e"]:
             base_refs[f"city:{c}"] = len(segments)
-        segments.append(Segment(Kind.CITY, sides=sides, pennants=city.get("pennants", 0)))
+        segments.append(Segment(Kind.CITY, sides=sides, pennants=city.get("pennants", 0),
+                                mods=_mods(city)))
     for road in raw.get("roads", []):
         parts = [road["e"]]
         if road.get("tunnel_if_expansion") and tunnel:
@@ -119,7 +79,7 @@ def _build_shape(raw: dict[str, Any], rot: int, tunnel: bool,
             for c in part:
                 base_refs[f"road:{c}"] = len(segments)
             is_tunnel = bool(road.get("tunnel")) or (len(parts) > 1)
-            segments.append(Segment(Kind.ROAD, sides=sides, tunnel=is_tunnel))
+            segments.append(Segment(Kind.ROAD, sides=sides, tunnel=is_tunnel, mods=_mods(road)))
     inner = 0
     for fld in raw.get("fields", []):
         halves_raw = fld["h"]
@@ -169,29 +129,26 @@ def _build_shape(raw: dict[str, Any], rot: int, tunnel: bool,
 
 def _with_name(seg: Segment, name: str) -> Segment:
     return Segment(seg.kind, seg.sides, seg.halves, seg.pennants, seg.cities, seg.tunnel,
-                   seg.building, name)
+                   seg.building, name, seg.mods)
 
 
-@dataclass(frozen=True)
-class Catalogue:
-    """All land tile types of the game; AM12's road differs with the Tunnel."""
-
-    tiles: dict[str, TileType]
-
-    def __getitem__(self, tile_id: str) -> TileType:
-        return self.tiles[tile_id]
-
-    def shape(self, tile_id: str, rot: int) -> Shape:
-        return self.tiles[tile_id].shapes[rot]
+def _lines() -> list[dict[str, Any]]:
+    """The tile lines of the base game and every expansion: each record's tiles are the
+    lines of its `tile_data` file whose ids start with its prefix (the base game's: the
+    lines of `tiles.jsonl` no record claims)."""
+    lines = []
+    for name in dict.fromkeys(record.tile_data for record in (BY_NAME["base"], *REGISTERED)):
+        for raw in _load_json_lines(name):
+            if raw["id"] != "ABBEY" and BY_NAME[expansion_of(raw["id"])].tile_data == name:
+                lines.append(raw)
+    return lines
 
 
 @cache
 def catalogue(tunnel: bool = False) -> Catalogue:
     links = _wagon_links()
     tiles: dict[str, TileType] = {}
-    for raw in _load_json_lines("tiles.jsonl"):
-        if raw["id"] == "ABBEY":
-            continue
+    for raw in _lines():
         shapes = tuple(_build_shape(raw, r, tunnel, links.get(raw["id"], [])) for r in range(4))
         tiles[raw["id"]] = TileType(raw["id"], int(raw["count"]), expansion_of(raw["id"]),
                                     shapes, river_last=bool(raw.get("river_last")))

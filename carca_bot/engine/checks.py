@@ -12,6 +12,7 @@ from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.geometry import Pos
 from carca_bot.engine.phase import Phase, Turn
 from carca_bot.engine.placement import edge_problem, rotations_fitting
+from carca_bot.engine.shapes import Shape, TileType
 
 if TYPE_CHECKING:
     from carca_bot.engine.state import GameState
@@ -28,8 +29,8 @@ def check_turn(game: GameState, player: int, *phases: Phase) -> None:
         raise IllegalMove("game_over")
     if phase not in phases:
         raise IllegalMove("wrong_phase", **waiting(game))
-    # `game.deciding`, spelt out: this runs at every step
-    if player != (game.wagons[0].player if phase is Phase.WAGON else game.current):
+    # `game.deciding`, spelt out but for a wagon's owner: this runs at every step
+    if player != (game.deciding if phase is Phase.WAGON else game.current):
         raise IllegalMove("not_your_turn", who=player, **waiting(game))
 
 
@@ -53,9 +54,14 @@ def placement_problem(game: GameState, tile: str, pos: Pos, rot: int) -> Illegal
         problem = edge_problem(game.board, pos, shape)
         if problem is not None:
             return problem
-    for rules in game.rules:
-        if rules.placement is not None:
-            problem = rules.placement(game, tile_type, pos, shape)
-            if problem is not None:
-                return problem
+    return hook_problem(game, tile_type, pos, shape)
+
+
+def hook_problem(game: GameState, tile_type: TileType, pos: Pos,
+                 shape: Shape) -> IllegalMove | None:
+    """The first reason an expansion's `placement` hook gives (tile or abbey), or None."""
+    for hook in game.hooks.placement:
+        problem = hook(game, tile_type, pos, shape)
+        if problem is not None:
+            return problem
     return None

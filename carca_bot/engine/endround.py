@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from carca_bot.engine.events import Event
-from carca_bot.engine.expansions.abbey_mayor import wagon_targets
+from carca_bot.engine.expansions.abbey_mayor import abbey_round, ask_wagons, next_abbey
 from carca_bot.engine.outcome import apply
 from carca_bot.engine.phase import Phase
 from carca_bot.engine.turnscore import final_scoring
@@ -19,8 +18,16 @@ if TYPE_CHECKING:
 
 
 def after_turn(game: GameState) -> None:
+    """After a turn's part and its wagons: another part for the same player, the next
+    player, the abbey round or the end."""
     if ask_wagons(game):
         return
+    if not game.ending and _another_part(game):
+        return
+    if game.part != 1:
+        game.part = 1
+    for hook in game.hooks.turn_over:
+        hook(game)
     if game.ending:
         next_in_round(game)
     elif not any(game.supply.values()):  # `tiles_left == 0`, without the sum
@@ -30,33 +37,37 @@ def after_turn(game: GameState) -> None:
         game.phase = Phase.TILE
 
 
-def ask_wagons(game: GameState) -> bool:
-    """Move to the next wagon owner who has somewhere to go; True while one must decide."""
-    while game.wagons:
-        wagon = game.wagons[0]
-        if wagon_targets(game.board, game.figures, wagon, game.setup.wagon_rule):
-            game.phase = Phase.WAGON
-            return True
-        game.wagons.pop(0)
-        game.hand[wagon.player]["wagon"] += 1
-        game.events.append(Event("wagon_returned", (wagon.player,), reason="wagon_stuck"))
-    return False
+def _another_part(game: GameState) -> bool:
+    """Whether the same player plays a second part now (a builder's double turn): owed by
+    an `again` hook, never a third, and only with a tile left or their abbey to place
+    (docs/rules/RULES-inns-traders.md 2.17.2, section 4 item 18)."""
+    hooks = game.hooks.again
+    if not hooks:
+        return False
+    again = False
+    for hook in hooks:  # each runs: it settles what it owed
+        again = hook(game) or again
+    if not again or game.part != 1:
+        return False
+    if not any(game.supply.values()) and not game.can_place_abbey(game.current):
+        return False
+    game.part = 2
+    game.phase = Phase.TILE
+    return True
 
 
 def start_ending(game: GameState, first: int) -> None:
     game.ending = True
-    count = len(game.players)
     if game.setup.has("abbey_mayor"):
-        game.round_queue = [(first + i) % count for i in range(count)]
+        abbey_round(game, first)
     next_in_round(game)
 
 
 def next_in_round(game: GameState) -> None:
-    while game.round_queue:
-        player = game.round_queue.pop(0)
-        if game.can_place_abbey(player):
-            game.current = player
-            game.phase = Phase.ABBEY_ROUND
-            return
+    player = next_abbey(game)
+    if player is not None:
+        game.current = player
+        game.phase = Phase.ABBEY_ROUND
+        return
     apply(game, final_scoring(game))
     game.phase = Phase.FINISHED

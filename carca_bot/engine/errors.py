@@ -31,8 +31,18 @@ class IllegalMove(Exception):
 
 
 class RecordError(ValueError):
-    """A record or action that is not well-formed (wrong type, unknown name or key)."""
+    """A record or action that is not well-formed (wrong type, unknown name or key).
 
-    def __init__(self, message: str, index: int | None = None) -> None:
+    The message is the record contract's English (what `carca-bot replay` prints).
+    `code` and `params` name the refusal as data, for words in a player's language
+    (`carca_bot.words`): the reading of the text (size, UTF-8, JSON, duplicate keys,
+    numbers, nesting) and the record's top level have codes of their own; the other
+    shape checks share `record_invalid`, whose words quote the message.
+    """
+
+    def __init__(self, message: str, index: int | None = None, *,
+                 code: str = "record_invalid", **params: Any) -> None:
         super().__init__(message)
         self.index = index
+        self.code = code
+        self.params: dict[str, Any] = params

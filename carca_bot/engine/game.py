@@ -16,16 +16,17 @@ from typing import Any, NamedTuple, TypeVar
 
 from carca_bot.engine import spots, supply
 from carca_bot.engine.board import Board, plan_of
-from carca_bot.engine.catalogue import Kind, TileType, catalogue
-from carca_bot.engine.checks import placement_problem
-from carca_bot.engine.deploying import deploy_problem
+from carca_bot.engine.catalogue import catalogue
+from carca_bot.engine.checks import hook_problem, placement_problem
+from carca_bot.engine.deploying import deploy_problem, has_follower
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.events import Event
-from carca_bot.engine.expansions.abbey_mayor import wagon_targets
+from carca_bot.engine.expansions.abbey_mayor import pending_of, wagon_targets
 from carca_bot.engine.expansions.abbot import abbot_of
-from carca_bot.engine.expansions.cult import cult_problem
-from carca_bot.engine.expansions.river import River
-from carca_bot.engine.figures import ALLOWED_ON, FIGURES, starting_hand
+from carca_bot.engine.expansions.king_robber import titles_of
+from carca_bot.engine.expansions.river import NO_RIVER, River, river_of
+from carca_bot.engine.expansions.tunnel import legal_tokens, tunnels_of
+from carca_bot.engine.figures import starting_hand
 from carca_bot.engine.geometry import CORNER_NAMES, Pos
 from carca_bot.engine.moves import (
     CLOSING,
@@ -48,9 +49,11 @@ from carca_bot.engine.moves import (
 )
 from carca_bot.engine.phase import Figure, PendingWagon, Phase, TokenSpot, Turn
 from carca_bot.engine.placement import rotations_fitting
-from carca_bot.engine.rules import active
+from carca_bot.engine.rules import FIGURE_TABLE, active
 from carca_bot.engine.setup import Setup
+from carca_bot.engine.shapes import ABBEY_SHAPE, ABBEY_TYPE, Kind, TileType
 from carca_bot.engine.spots import Placement
+from carca_bot.engine.state import Hooks, hooks_of
 from carca_bot.engine.steps import STEPS
 
 __all__ = ["Deployment", "Game", "Phase", "Placement", "Turn"]
@@ -62,8 +65,10 @@ class Frame(NamedTuple):
     """What `pop` needs to take one move back: the move and the game just before it.
 
     Steps of a turn save only what they can change (None: unchanged); the moves
-    that score (`SCORING`) save every counter. One flat named tuple, made with
-    `_new_frame` (no Python-level constructor), because one is made at every move.
+    that score (`SCORING`) save every counter. The expansions' state is one dict of
+    values never changed in place (`slots`), so every frame keeps it whole, whatever
+    the expansions. One flat named tuple, made with `_new_frame` (no Python-level
+    constructor), because one is made at every move.
     """
 
     move: Move
@@ -71,26 +76,21 @@ class Frame(NamedTuple):
     log: int  # the board's `mark()`: its log's length (-1: nothing to undo, a `Draw`)
     nodes: int  # ... and its node count
     drawn: int
-    king: int | None
-    robber: int | None
-    best_city: int
-    best_road: int
     current: int
+    part: int
     phase: Phase
     turn: Turn | None
     ending: bool
     last_placed: tuple[Pos, int] | None
     tile: str | None  # the tile taken from the supply, and how many were left before
     left: int
-    river_end: tuple[Pos, int] | None
-    river_turns: int
+    slots: dict[str, object]
     events: int
     history: int
     hand: tuple[dict[str, int], ...] | None  # copies, never changed: `_undo` copies again
     figures: tuple[Figure, ...] | None
-    tokens: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, tuple[int, int]], ...]] | None
     scores: tuple[int, ...] | None
-    rest: tuple[Counter[Kind], tuple[PendingWagon, ...], tuple[int, ...]] | None
+    completed: Counter[Kind] | None
 
 
 T = TypeVar("T")
@@ -98,16 +98,17 @@ END_TURN, DRAW = EndTurn(), Draw()  # immutable, so one of each will do
 SCORING = (EndTurn, Discard, MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd, Recall)
 NO_FIGURES = (Draw, PlaceTile, PlaceToken)  # steps that touch no hand and no figure
 # What a move's undo frame saves, by the move's class: (everything, hands and figures,
-# tokens, a tile's count in the supply)
-_SAVES: dict[type, tuple[bool, bool, bool, bool]] = {
+# a tile's count in the supply)
+_SAVES: dict[type, tuple[bool, bool, bool]] = {
     kind: (kind in SCORING, kind in SCORING or kind not in NO_FIGURES,
-           kind in SCORING or kind is PlaceToken, kind in (PlaceTile, Discard))
+           kind in (PlaceTile, Discard))
     for kind in (Draw, PlaceTile, PlaceAbbey, Deploy, Recall, PlaceToken, EndTurn, Discard,
                  MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd)}
 
 
-# Each figure, in the order choices are listed, with the kinds it stands on (None: a corner).
-_STANDS_ON = tuple((figure, ALLOWED_ON.get(figure)) for figure in FIGURES)
+# Each figure, in the order choices are listed: its name, the kinds it stands on (None: a
+# corner), and whether it joins a follower of its player rather than a free feature.
+_STANDS_ON = tuple((f.name, None if f.corner else f.stands_on, f.joins) for f in FIGURE_TABLE)
 _TAKES_TILE = (PlaceTile, Discard)  # the moves that take a tile from the supply
 _new_frame = tuple.__new__  # a Frame without its Python-level constructor: made at every move
 _NOTHING = (0,) * (len(Frame._fields) - 3)  # the rest of a Draw's frame: never read
@@ -127,42 +128,77 @@ class Game:
         self.setup = setup
         if _blank:  # for `copy`: every other attribute is set by `_share`
             return
-        self.rules = active(setup.expansions)  # the hooks of the expansions in play
-        self.turn_hooks = any(r.turn_scoring or r.turn_end for r in self.rules)
+        self.rules = active(setup.expansions)  # the records of the expansions in play
+        self.hooks: Hooks = hooks_of(self.rules)
         self.players = list(setup.players)
         self.catalogue = catalogue(tunnel=setup.has("tunnel"))
         self.board = Board()
         count = len(self.players)
         self.scores = [0] * count
         self.hand = [self._starting_hand() for _ in range(count)]
-        self.tokens = [[2] * setup.pairs for _ in range(count)]
-        self.entrances: dict[int, tuple[int, int]] = {}  # road node -> (player, pair)
         self.figures: list[Figure] = []
         self.supply: Counter[str] = Counter()
         self.drawn = 0
-        self.king: int | None = None
-        self.robber: int | None = None
-        self.best_city = 0
-        self.best_road = 0
         self.completed = Counter[Kind]()  # replaced when it changes, never changed in place
         self.current = 0
+        self.part = 1  # 2 in the second part of a turn (a builder's double turn)
         self.phase = Phase.TILE
         self.turn: Turn | None = None
-        self.wagons: list[PendingWagon] = []
         self.ending = False
-        self.round_queue: list[int] = []
         self.events: list[Event] = []
         self.history: list[dict[str, Any]] = []
-        self.river = River()
+        # Each expansion's own state, by name: values never changed in place (`state.put`).
+        self.slots: dict[str, object] = {r.name: r.slot(setup) for r in self.rules
+                                         if r.slot is not None}
         self.last_placed: tuple[Pos, int] | None = None  # square and player of the newest tile
         self.frames: list[Frame] = []
         self.tile_order: tuple[str, ...] = ()  # tile ids in the supply, sorted (the draw order)
-        self.river_tiles: tuple[str, ...] = ()  # river tile ids in this game's supply
         self.tunnels = setup.pairs > 0  # whether tunnel tokens are in play
         supply.deal(self)
 
     def _starting_hand(self) -> dict[str, int]:
         return starting_hand(self.setup.expansions)
+
+    # -- the expansions' state, by its old names ----------------------------------
+
+    @property
+    def king(self) -> int | None:
+        return titles_of(self).king
+
+    @property
+    def robber(self) -> int | None:
+        return titles_of(self).robber
+
+    @property
+    def best_city(self) -> int:
+        return titles_of(self).best_city
+
+    @property
+    def best_road(self) -> int:
+        return titles_of(self).best_road
+
+    @property
+    def tokens(self) -> tuple[tuple[int, ...], ...]:
+        """Per player, per pair: tunnel tokens still in hand (none without the Tunnel)."""
+        return tunnels_of(self).tokens or tuple(() for _ in self.players)
+
+    @property
+    def entrances(self) -> dict[int, tuple[int, int]]:
+        """Road node -> (player, pair) of each tunnel token placed (do not change it)."""
+        return tunnels_of(self).entrances
+
+    @property
+    def river(self) -> River:
+        return river_of(self) or NO_RIVER
+
+    @property
+    def wagons(self) -> tuple[PendingWagon, ...]:
+        """Wagons waiting for their owners' decisions, in order."""
+        return pending_of(self).wagons
+
+    @property
+    def round_queue(self) -> tuple[int, ...]:
+        return pending_of(self).queue
 
     # -- copy, push, pop --------------------------------------------------------
 
@@ -176,16 +212,12 @@ class Game:
             other.board.log = []
         other.scores = list(self.scores)
         other.hand = [dict(h) for h in self.hand]
-        other.tokens = [list(t) for t in self.tokens]
-        other.entrances = dict(self.entrances)
         other.figures = list(self.figures)
         other.supply = _counter(self.supply)
         other.completed = self.completed  # never changed in place: shared
-        other.wagons = list(self.wagons)
-        other.round_queue = list(self.round_queue)
+        other.slots = self.slots  # likewise
         other.events = list(self.events)
         other.history = list(self.history)
-        other.river = self.river.copy()
         other.frames = list(self.frames) if stack else []
         return other
 
@@ -195,65 +227,51 @@ class Game:
         Spelt out rather than `__dict__.update`, so that the engine compiled by mypyc
         (setup.py), whose classes have no `__dict__`, runs the same code.
         """
-        self.setup, self.rules, self.turn_hooks = other.setup, other.rules, other.turn_hooks
+        self.setup, self.rules, self.hooks = other.setup, other.rules, other.hooks
         self.players, self.catalogue, self.board = other.players, other.catalogue, other.board
-        self.scores, self.hand, self.tokens = other.scores, other.hand, other.tokens
-        self.entrances, self.figures, self.supply = other.entrances, other.figures, other.supply
-        self.drawn, self.king, self.robber = other.drawn, other.king, other.robber
-        self.best_city, self.best_road = other.best_city, other.best_road
-        self.completed, self.current, self.phase = other.completed, other.current, other.phase
-        self.turn, self.wagons, self.ending = other.turn, other.wagons, other.ending
-        self.round_queue, self.events = other.round_queue, other.events
-        self.history, self.river, self.last_placed = other.history, other.river, other.last_placed
-        self.frames, self.tile_order = other.frames, other.tile_order
-        self.river_tiles, self.tunnels = other.river_tiles, other.tunnels
+        self.scores, self.hand, self.figures = other.scores, other.hand, other.figures
+        self.supply, self.drawn, self.completed = other.supply, other.drawn, other.completed
+        self.current, self.part, self.phase = other.current, other.part, other.phase
+        self.turn, self.ending, self.slots = other.turn, other.ending, other.slots
+        self.events, self.history = other.events, other.history
+        self.last_placed, self.frames = other.last_placed, other.frames
+        self.tile_order, self.tunnels = other.tile_order, other.tunnels
 
     def _frame(self, move: Move, player: int | None) -> Frame:
         if type(move) is Draw:  # only checks that a tile may be drawn
             return _new_frame(Frame, (move, player, -1, *_NOTHING))
-        full, figures, tokens, takes_tile = _SAVES.get(type(move), (True, True, True, True))
+        full, figures, takes_tile = _SAVES.get(type(move), (True, True, True))
         tile = move.tile if takes_tile and isinstance(move, _TAKES_TILE) else None
-        tokens = tokens and self.tunnels  # without the Tunnel, tokens never change
-        river, board = self.river, self.board
+        board = self.board
         return _new_frame(Frame, (
-            move, player, len(board.log), len(board.parent),
-            self.drawn, self.king, self.robber, self.best_city, self.best_road,
-            self.current, self.phase, self.turn, self.ending, self.last_placed,
-            tile, 0 if tile is None else self.supply[tile],
-            river.open_end, len(river.turns), len(self.events), len(self.history),
+            move, player, len(board.log), len(board.parent), self.drawn,
+            self.current, self.part, self.phase, self.turn, self.ending, self.last_placed,
+            tile, 0 if tile is None else self.supply[tile], self.slots,
+            len(self.events), len(self.history),
             tuple([h.copy() for h in self.hand]) if figures else None,
             tuple(self.figures) if figures else None,
-            (tuple([tuple(t) for t in self.tokens]), tuple(self.entrances.items()))
-            if tokens else None,
             tuple(self.scores) if full else None,
-            (self.completed, tuple(self.wagons), tuple(self.round_queue)) if full else None))
+            self.completed if full else None))
 
     def _undo(self, frame: Frame) -> None:
         if frame.log < 0:  # a Draw: nothing to take back
             return
-        (_, _, log, nodes, self.drawn, self.king, self.robber, self.best_city, self.best_road,
-         self.current, self.phase, self.turn, self.ending, self.last_placed, tile, count,
-         open_end, turns, events, history, hand, figures, tokens, scores, rest) = frame
+        (_, _, log, nodes, self.drawn, self.current, self.part, self.phase, self.turn,
+         self.ending, self.last_placed, tile, count, self.slots, events, history, hand,
+         figures, scores, completed) = frame
         self.board.undo((log, nodes))
         if tile is not None:
             self.supply[tile] = count
-        self.river.open_end = open_end
-        del self.river.turns[turns:]
         del self.events[events:]
         del self.history[history:]
         if hand is not None:
             self.hand = [dict(h) for h in hand]
         if figures is not None:
             self.figures = list(figures)
-        if tokens is not None:
-            self.tokens = [list(t) for t in tokens[0]]
-            self.entrances = dict(tokens[1])
         if scores is not None:
             self.scores = list(scores)
-        if rest is not None:
-            self.completed, wagons, queue = rest
-            self.wagons = list(wagons)
-            self.round_queue = list(queue)
+        if completed is not None:
+            self.completed = completed
 
     def push(self, move: Move) -> None:
         """Play `move` for whoever must decide now; raises IllegalMove and changes nothing."""
@@ -313,7 +331,7 @@ class Game:
         if self.phase is Phase.FINISHED:
             return None
         if self.phase is Phase.WAGON:
-            return self.wagons[0].player
+            return pending_of(self).wagons[0].player
         return self.current
 
     def drawable(self) -> list[str]:
@@ -338,39 +356,23 @@ class Game:
         return [Placement(pos, rot) for pos, rot in self._spots(tile)]
 
     def _edges_decide(self, tile_type: TileType) -> bool:
-        """Whether matching edges alone decide where `tile_type` may lie.
-
-        Not for a river tile (the river's course), nor for a tile with a building
-        once one is out in a game with the Cult (its one-pair limit, `cult_problem`).
-        """
-        if tile_type.is_river:
-            return False
-        return tile_type.shapes[0].building is None or not self.board.buildings \
-            or not self.setup.has("cult")
+        """Whether matching edges alone decide where `tile_type` may lie now: no
+        expansion's placement hook `restricts` it (a river tile: the river's course; a
+        tile with a building once one is out, with the Cult: its one-pair limit)."""
+        for restricts in self.hooks.restricts:  # noqa: SIM110 - no generator: runs each turn
+            if restricts(self, tile_type):
+                return False
+        return True
 
     def _spots(self, tile: str) -> list[tuple[Pos, int]]:
         """(square, quarter turns) where `tile` may lie, squares in frontier order."""
         tile_type = self.catalogue.tiles[tile]
-        frontier = self.board.frontier
+        shapes = tile_type.shapes
         result: list[tuple[Pos, int]] = []
-        if tile_type.is_river:
-            if self.river.open_end is None:
-                return []
-            square = self.river.open_end[0]
-            key = frontier.get(square)
-            if key is not None:
-                result.extend((square, rot) for rot in rotations_fitting(tile_type, key)
-                              if placement_problem(self, tile, square, rot) is None)
-            return result
-        building = tile_type.shapes[0].building
-        cult = building is not None and bool(self.board.buildings) and self.setup.has("cult")
-        what = "" if building is None else tile_type.shapes[0].segments[building].building
-        for pos, key in frontier.items():
-            rots = rotations_fitting(tile_type, key)
-            if not rots or (cult and cult_problem(self.board, pos, what) is not None):
-                continue
-            for rot in rots:
-                result.append((pos, rot))
+        for pos, key in self.board.frontier.items():
+            for rot in rotations_fitting(tile_type, key):
+                if hook_problem(self, tile_type, pos, shapes[rot]) is None:
+                    result.append((pos, rot))
         return result
 
     def _placings(self, tile: str) -> list[Move]:
@@ -382,16 +384,17 @@ class Game:
 
     def fits_somewhere(self, tile: str) -> bool:
         tile_type = self.catalogue.tiles[tile]
-        if tile_type.is_river or tile_type.shapes[0].building is not None:
+        if not self._edges_decide(tile_type):
             return bool(self._spots(tile))
         return any(rotations_fitting(tile_type, key) for key in self.board.frontier.values())
 
     def abbey_squares(self) -> list[Pos]:
         """Holes where the active player's abbey may go (the Cult's limits apply)."""
         holes = self.board.holes()
-        if not self.setup.has("cult"):  # no shrine: the Cult's limits cannot apply
+        if self._edges_decide(ABBEY_TYPE):  # no shrine: the Cult's limits cannot apply
             return holes
-        return [pos for pos in holes if cult_problem(self.board, pos, "abbey") is None]
+        return [pos for pos in holes
+                if hook_problem(self, ABBEY_TYPE, pos, ABBEY_SHAPE) is None]
 
     def can_place_abbey(self, player: int) -> bool:
         return self.hand[player].get("abbey", 0) > 0 and bool(self.abbey_squares())
@@ -448,17 +451,34 @@ class Game:
             free.append((name, feat.kind))
         hand = self.hand[turn.player]
         result: list[Deploy] = []
-        for figure, allowed in _STANDS_ON:
+        joinable: list[tuple[str, Kind]] | None = None
+        for figure, allowed, joins in _STANDS_ON:
             if not hand.get(figure):  # counts are never negative
                 continue
             if allowed is None:  # a corner figure (the barn)
                 result.extend(deploying(figure, on) for on in CORNER_NAMES
                               if deploy_problem(self, turn, figure, on)[0] is None)
                 continue
-            for name, kind in free:
+            if joins and joinable is None:
+                joinable = self._joinable(turn.player, names, placed.nodes)
+            for name, kind in joinable if joins and joinable is not None else free:
                 if kind in allowed:
                     result.append(deploying(figure, name))
         return result
+
+    def _joinable(self, player: int, names: tuple[str, ...],
+                  nodes: tuple[int, ...]) -> list[tuple[str, Kind]]:
+        """Segments of the tile just placed whose feature, not completed, holds a follower
+        of `player`: where a builder or a pig may go."""
+        board = self.board
+        found: list[tuple[str, Kind]] = []
+        for name, node in zip(names, nodes, strict=True):
+            root = board.find(node)
+            feat = board.features[root]
+            assert feat is not None
+            if not board.is_complete(root) and has_follower(self, player, root, feat.tiles):
+                found.append((name, feat.kind))
+        return found
 
     def _occupied(self, root: int, tiles: frozenset[Pos]) -> bool:
         """Whether a figure stands on the feature of `root` (whose squares are `tiles`)."""
@@ -485,24 +505,15 @@ class Game:
 
     def legal_tokens(self) -> list[TokenSpot]:
         turn = self.turn
-        if self.phase is not Phase.PLACED or turn is None or turn.token is not None:
+        if self.phase is not Phase.PLACED or turn is None or not self.tunnels:
             return []
-        pairs = [pair for pair in range(self.setup.pairs) if self.tokens[turn.player][pair] > 0]
-        if not pairs:
-            return []
-        spots: list[TokenSpot] = []
-        for pos, placed in self.board.tiles.items():
-            if placed.shape is None:
-                continue
-            for node, seg in zip(placed.nodes, placed.shape.segments, strict=True):
-                if seg.tunnel and node not in self.entrances:
-                    spots.extend(TokenSpot(pos, seg.name, pair) for pair in pairs)
-        return spots
+        return legal_tokens(self, turn)
 
     def legal_wagon_moves(self) -> list[tuple[Pos, str]]:
         if self.phase is not Phase.WAGON:
             return []
-        return wagon_targets(self.board, self.figures, self.wagons[0], self.setup.wagon_rule)
+        return wagon_targets(self.board, self.figures, pending_of(self).wagons[0],
+                             self.setup.wagon_rule)
 
     def legal_moves(self, tile: str | None = None) -> list[Move]:
         """Every move open to whoever decides now.
@@ -623,13 +634,11 @@ class Game:
     # -- summaries --------------------------------------------------------------
 
     def in_hand(self, player: int) -> dict[str, int]:
-        """What a player holds: figures, an unplaced abbey, unplaced tunnel tokens."""
+        """What a player holds: figures, pieces (an unplaced abbey), and what the
+        expansions' `in_hand` hooks add (a waiting wagon, unplaced tunnel tokens, goods)."""
         held = dict(self.hand[player])
-        held_wagons = sum(1 for w in self.wagons if w.player == player)
-        if held_wagons:
-            held["wagon"] += held_wagons
-        if self.setup.has("tunnel"):
-            held["tokens"] = sum(self.tokens[player])
+        for in_hand in self.hooks.in_hand:
+            in_hand(self, player, held)
         return held
 
     def tokens_on_board(self) -> list[tuple[Pos, str, int, int]]:

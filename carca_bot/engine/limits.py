@@ -6,11 +6,12 @@ limit is far above anything a real game produces and far below what would
 cost the server noticeable memory or time; a record past a limit is refused
 as malformed (exit status 2), never half-replayed.
 
-Measured (10 random games; tests/engine/test_record_limits.py keeps checking it):
-a finished 6-player game with every expansion has about 115 actions and, with
-32-character names of two-byte letters, is about 18 kB of compact JSON, 70 kB
-when indented by 8 with non-ASCII escaped. MAX_RECORD_BYTES leaves a margin of
-over 50 times for a compact record and over 14 for the most bloated layout.
+Measured (random games; tests/engine/test_record_limits.py keeps checking it): a
+finished 6-player game with every expansion (Inns & Cathedrals and Traders &
+Builders included: 152 land tiles) has about 160 actions and, with 32-character
+names of two-byte letters, is about 24 kB of compact JSON, 93 kB when indented by
+8 with non-ASCII escaped. MAX_RECORD_BYTES leaves a margin of over 40 times for a
+compact record and over 10 for the most bloated layout.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from carca_bot.engine.catalogue import catalogue
+from carca_bot.engine.rules import BY_NAME
 
 MAX_RECORD_BYTES = 1_000_000
 """A record's whole text, in UTF-8 bytes. CPython takes up to a few hundred
@@ -55,8 +57,8 @@ MAX_WORD_CHARS = 8
 real one has 2 characters; a longer one can only be a mistake or an attack."""
 
 MAX_COORD = 200
-"""Largest |x| or |y| of a square: the whole supply, every expansion, is 110 tiles,
-so even a straight line of every tile stays far inside."""
+"""Largest |x| or |y| of a square: the whole supply, every expansion, is 152 tiles,
+so even a straight line of every tile stays inside."""
 
 MAX_TUNNEL_PAIRS = 10
 """Largest `rules.tunnel_pairs`: the supply has 12 tunnel entrances, so nobody can
@@ -161,11 +163,12 @@ def max_actions(players: int, expansions: frozenset[str]) -> int:
     """The most actions a game with this setup can have.
 
     Every tile turn or discard uses a tile of the supply (less the start tile); each
-    player places or skips one abbey at most; after a turn each wagon owner decides at
-    most once; one `end`.
+    player places or skips each piece dealt (an abbey) once at most; after a turn each
+    figure that waits for its owner (a wagon) is decided on at most once; one `end`.
     """
     tiles = sum(t.count for t in catalogue().tiles.values()
                 if t.expansion == "base" or t.expansion in expansions) - 1
-    turns = tiles + (players if "abbey_mayor" in expansions else 0)
-    wagons = players if "abbey_mayor" in expansions else 0
+    records = [BY_NAME[name] for name in sorted(expansions) if name in BY_NAME]
+    turns = tiles + players * sum(p.per_player for r in records for p in r.pieces)
+    wagons = players * sum(f.per_player for r in records for f in r.figures if f.lifted)
     return turns * (1 + wagons) + 1

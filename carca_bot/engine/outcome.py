@@ -12,9 +12,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from carca_bot.engine.catalogue import Kind
 from carca_bot.engine.events import Event
 from carca_bot.engine.phase import Figure, PendingWagon
+from carca_bot.engine.shapes import Kind
 
 
 class Scored(Protocol):
@@ -24,21 +24,18 @@ class Scored(Protocol):
     events: list[Event]
     figures: list[Figure]
     hand: list[dict[str, int]]
-    wagons: list[PendingWagon]
     completed: Counter[Kind]
-    king: int | None
-    robber: int | None
-    best_city: int
-    best_road: int
+    slots: dict[str, object]
 
 
 @dataclass(slots=True)
 class Outcome:
-    """Points per player, figures going home, wagons lifted, titles and records, events.
+    """Points per player, figures going home, wagons lifted, events, expansions' state.
 
     `home` figures go back to their owner's hand; `lifted` wagons leave the board to
-    wait for their owner (None: the waiting wagons are left as they are; a list
-    replaces them, in its order).
+    wait for their owner (None: no feature was scored; Abbey & Mayor's `turn_end`
+    hook queues them). `slots`: the new state of the expansions whose hooks changed
+    it (the titles, goods taken), by name.
     """
 
     points: list[int]
@@ -46,8 +43,7 @@ class Outcome:
     home: list[Figure] = field(default_factory=list)
     lifted: list[tuple[Figure, PendingWagon]] | None = None
     completed: list[Kind] = field(default_factory=list)  # one entry per completed feature
-    titles: dict[str, int] = field(default_factory=dict)  # king / robber -> new holder
-    best: dict[Kind, int] = field(default_factory=dict)  # largest completed city / road
+    slots: dict[str, object] = field(default_factory=dict)
 
     @classmethod
     def empty(cls, players: int) -> Outcome:
@@ -86,19 +82,10 @@ def apply(game: Scored, outcome: Outcome) -> None:
         game.figures[:] = [f for f in game.figures if not any(f is g for g in off)]
     for fig in outcome.home:
         game.hand[fig.player][fig.kind] += 1
-    if outcome.lifted is not None:
-        game.wagons = [wagon for _, wagon in outcome.lifted]
     if outcome.completed:  # a new counter: undo frames keep the old one
         completed = Counter(game.completed)
         for kind in outcome.completed:
             completed[kind] += 1
         game.completed = completed
-    best = outcome.best
-    if best and Kind.CITY in best:
-        game.best_city = best[Kind.CITY]
-    if best and Kind.ROAD in best:
-        game.best_road = best[Kind.ROAD]
-    if "king" in outcome.titles:
-        game.king = outcome.titles["king"]
-    if "robber" in outcome.titles:
-        game.robber = outcome.titles["robber"]
+    if outcome.slots:  # a new dict: copies and undo frames keep the old one
+        game.slots = {**game.slots, **outcome.slots}

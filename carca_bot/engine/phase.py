@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 from operator import attrgetter
 
+from carca_bot.engine.figure_types import FigureType
 from carca_bot.engine.geometry import Pos
 from carca_bot.engine.moves import Deploy
 
@@ -50,13 +51,15 @@ class Turn:
 
 @dataclass(slots=True)
 class Figure:
-    """A figure on the board. `node` is the segment it stands on (a barn: its field)."""
+    """A figure on the board. `node` is the segment it stands on (a barn: its field);
+    `type` its row of the figure table (what it counts as, how strong it is)."""
 
     player: int
-    kind: str  # follower, abbot, mayor, wagon, barn
+    kind: str  # its figure's name: follower, abbot, mayor, wagon, barn, ...
     pos: Pos
     node: int
     on: str  # the name it was deployed on: a segment name or a corner
+    type: FigureType
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,9 +8,9 @@ open square.
 from __future__ import annotations
 
 from carca_bot.engine.board import ANY, OPEN, Board
-from carca_bot.engine.catalogue import Shape, TileType
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.geometry import Pos, neighbour
+from carca_bot.engine.shapes import Shape, TileType
 
 EDGE_KINDS = {"C": "city", "R": "road", "F": "field", "W": "river"}
 # tile id -> frontier key with ANY read as OPEN -> the quarter turns that fit it

@@ -26,7 +26,8 @@ def play_random_turn(game: Game, rng: random.Random) -> None:
             game.skip_abbey(player)
             return
         game.place_abbey(player, rng.choice(holes))
-    elif game.can_place_abbey(player) and rng.random() < 0.1:
+    elif game.can_place_abbey(player) and (not game.tiles_left or rng.random() < 0.1):
+        # (with no tile left: the second part of a builder's double turn, abbey only)
         game.place_abbey(player, rng.choice(game.abbey_squares()))
     else:
         tile = game.draw()

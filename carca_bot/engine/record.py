@@ -67,7 +67,7 @@ _NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"')
 _ONE_KIND = bytes.maketrans(b"{}", b"[]")
 
 
-def _structure_problem(raw: bytes) -> str | None:
+def _structure_problem(raw: bytes) -> RecordError | None:
     """Why the JSON text `raw` has too many or too deeply nested lists and objects, if so.
 
     Counted before parsing, in C-speed passes over the bytes: brackets inside strings
@@ -76,7 +76,8 @@ def _structure_problem(raw: bytes) -> str | None:
     the innermost pairs, so MAX_DEPTH passes empty any text that is shallow enough.
     """
     if raw.count(b"[") + raw.count(b"{") > MAX_CONTAINERS:
-        return f"the record has more than {MAX_CONTAINERS:,} lists and objects"
+        return RecordError(f"the record has more than {MAX_CONTAINERS:,} lists and objects",
+                           code="record_too_many_containers", limit=MAX_CONTAINERS)
     # escaped backslashes, then escaped quotes: the quotes left open and close strings
     unescaped = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
     skeleton = unescaped.translate(_ONE_KIND, _NOT_STRUCTURE)
@@ -87,62 +88,76 @@ def _structure_problem(raw: bytes) -> str | None:
             break
         skeleton = shorter
     if b"[]" in skeleton or skeleton.count(b"[") > MAX_DEPTH:
-        return f"the record nests deeper than {MAX_DEPTH} levels"
+        return RecordError(f"the record nests deeper than {MAX_DEPTH} levels",
+                           code="record_too_deep", limit=MAX_DEPTH)
     return None
 
 
 def _parse_int(digits: str) -> int:
     if len(digits.lstrip("-")) > MAX_INT_DIGITS:
-        raise RecordError(f"a number has more than {MAX_INT_DIGITS} digits")
+        raise RecordError(f"a number has more than {MAX_INT_DIGITS} digits",
+                          code="record_too_many_digits", limit=MAX_INT_DIGITS)
     return int(digits)
 
 
 def _parse_float(text: str) -> float:
     if len(text) > MAX_FLOAT_CHARS:
-        raise RecordError(f"a number is longer than {MAX_FLOAT_CHARS} characters")
+        raise RecordError(f"a number is longer than {MAX_FLOAT_CHARS} characters",
+                          code="record_number_too_long", limit=MAX_FLOAT_CHARS)
     return float(text)
 
 
 def _parse_constant(name: str) -> float:
-    raise RecordError(f"not valid JSON: {name} is not a JSON value")
+    raise RecordError(f"not valid JSON: {name} is not a JSON value",
+                      code="record_not_json_value", value=name)
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     data: dict[str, Any] = {}
     for key, value in pairs:
         if key in data:
-            raise RecordError(f"the key {_shown(key)} appears twice in one object")
+            raise RecordError(f"the key {_shown(key)} appears twice in one object",
+                              code="record_duplicate_key", key=_shown(key))
         data[key] = value
     return data
+
+
+def _too_big(size: int) -> RecordError:
+    return RecordError(f"the record is larger than {MAX_RECORD_BYTES:,} bytes",
+                       code="record_too_big", size=size, limit=MAX_RECORD_BYTES)
 
 
 def load_record_text(text: str) -> object:
     """Decode a record's JSON text within the bounds of `limits`, or raise RecordError."""
     if len(text) > MAX_RECORD_BYTES:
-        raise RecordError(f"the record is larger than {MAX_RECORD_BYTES:,} bytes")
+        raise _too_big(len(text))
     raw = text.encode("utf-8", "surrogatepass")
     if len(raw) > MAX_RECORD_BYTES:
-        raise RecordError(f"the record is larger than {MAX_RECORD_BYTES:,} bytes")
+        raise _too_big(len(raw))
     problem = _structure_problem(raw)
     if problem is not None:
-        raise RecordError(problem)
+        raise problem
     try:
         return json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
                           parse_constant=_parse_constant, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON: {exc}") from None
+        raise RecordError(f"not valid JSON: {exc}", code="record_not_json", line=exc.lineno,
+                          column=exc.colno) from None
     except RecursionError:  # the depth count above rules this out; a slip there still refuses
-        raise RecordError(f"the record nests deeper than {MAX_DEPTH} levels") from None
+        raise RecordError(f"the record nests deeper than {MAX_DEPTH} levels",
+                          code="record_too_deep", limit=MAX_DEPTH) from None
 
 
 def load_record_bytes(raw: bytes) -> object:
     """Decode a record's file contents (an upload, say) as `load_record_text` does."""
     if len(raw) > MAX_RECORD_BYTES:
-        raise RecordError(f"the record is larger than {MAX_RECORD_BYTES:,} bytes")
+        raise _too_big(len(raw))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RecordError(f"the record is not UTF-8 text: {exc}") from None
+        raise RecordError(f"the record is not UTF-8 text (byte {raw[exc.start]:#04x} at "
+                          f"offset {exc.start})", code="record_not_utf8",
+                          offset=exc.start) from None
     return load_record_text(text)
 
 
@@ -323,9 +338,11 @@ def _check_expansions(expansions: object) -> frozenset[str]:
         raise RecordError("expansions must be a list of names")
     for name in expansions:
         if name not in EXPANSIONS:
-            raise RecordError(f"unknown expansion {_shown(name)}")
+            raise RecordError(f"unknown expansion {_shown(name)}",
+                              code="record_unknown_expansion", name=_shown(name))
         if name not in IMPLEMENTED:
-            raise RecordError(f"the expansion {name!r} is not implemented yet")
+            raise RecordError(f"the expansion {name!r} is not implemented yet",
+                              code="record_expansion_not_implemented", name=repr(name))
     if len(set(expansions)) != len(expansions):
         raise RecordError("an expansion is listed twice")
     return frozenset(expansions)
@@ -364,12 +381,13 @@ class Record:
 def parse_record(data: object) -> Record:
     """Check a decoded record and return its setup and actions, or raise RecordError."""
     if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object")
+        raise RecordError("a record must be a JSON object", code="record_not_object")
     extra = set(data) - TOP_KEYS
     if extra:
         raise RecordError(f"unknown key {_first(extra)}")
     if data.get("format") != RECORD_FORMAT:
-        raise RecordError(f"format must be {RECORD_FORMAT!r}")
+        raise RecordError(f"format must be {RECORD_FORMAT!r}", code="record_wrong_format",
+                          expected=RECORD_FORMAT)
     players = _check_players(data.get("players"))
     expansions = _check_expansions(data.get("expansions", []))
     wagon, pairs = _check_rules(data.get("rules", {}))
@@ -383,7 +401,8 @@ def parse_record(data: object) -> Record:
     most = max_actions(len(players), expansions)
     if len(actions) > most:
         raise RecordError(f"a game with these players and expansions has at most {most} "
-                          f"actions, but the record has {len(actions)}")
+                          f"actions, but the record has {len(actions)}",
+                          code="record_too_many_actions", most=most, count=len(actions))
     for i, action in enumerate(actions):
         check_action(action, i)
     setup = Setup(players, expansions, wagon, pairs, seed, start)
@@ -549,7 +568,7 @@ def read_record_file(path: str | Path) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RecordError(f"{name} is not UTF-8 text (byte {raw[exc.start]:#04x} at offset "
-                          f"{exc.start})") from None
+                          f"{exc.start})", code="record_not_utf8", offset=exc.start) from None
 
 
 def replay_file(path: str | Path, explain: Explain = code_only) -> tuple[int, dict[str, Any]]:

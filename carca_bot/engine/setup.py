@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from carca_bot.engine.catalogue import EXPANSIONS
+from carca_bot.engine.rules import EXPANSIONS
 
 WAGON_RULES = ("c2", "c1")
 

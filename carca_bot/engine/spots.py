@@ -15,10 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from carca_bot.engine.catalogue import TileType
 from carca_bot.engine.geometry import Pos
 from carca_bot.engine.moves import Move, PlaceTile
 from carca_bot.engine.placement import rotations_fitting
+from carca_bot.engine.shapes import TileType
 
 T = TypeVar("T")
 LIMIT = 4096  # squares remembered per tile and rotation: bounded in a long-running process

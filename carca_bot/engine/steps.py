@@ -13,14 +13,20 @@ from typing import TYPE_CHECKING
 
 from carca_bot.engine import supply
 from carca_bot.engine.board import ABBEY
-from carca_bot.engine.checks import check_turn, placed_turn, placement_problem, waiting
+from carca_bot.engine.checks import (
+    check_turn,
+    hook_problem,
+    placed_turn,
+    placement_problem,
+    waiting,
+)
 from carca_bot.engine.deploying import deploy_problem
 from carca_bot.engine.endround import after_turn, next_in_round, start_ending
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.events import Event
-from carca_bot.engine.expansions.abbey_mayor import wagon_refusal
+from carca_bot.engine.expansions import river
+from carca_bot.engine.expansions.abbey_mayor import pending_of, wagon_decided, wagon_refusal
 from carca_bot.engine.expansions.abbot import recall
-from carca_bot.engine.expansions.cult import cult_problem
 from carca_bot.engine.expansions.tunnel import place_token
 from carca_bot.engine.moves import (
     DeclareEnd,
@@ -39,6 +45,8 @@ from carca_bot.engine.moves import (
 )
 from carca_bot.engine.outcome import apply
 from carca_bot.engine.phase import Figure, Phase, Turn
+from carca_bot.engine.rules import FIGURE_BY_NAME
+from carca_bot.engine.shapes import ABBEY_SHAPE, ABBEY_TYPE
 from carca_bot.engine.turnscore import TurnScorer, completed_features
 
 if TYPE_CHECKING:
@@ -107,11 +115,13 @@ def place_tile(game: GameState, player: int, tile: str, pos: tuple[int, int], ro
     game.supply[tile] -= 1
     game.drawn += 1
     if tile_type.is_river:
-        game.river.advance(pos, shape)
+        river.advance(game, pos, shape)
     touched = game.board.place(pos, shape)
     game.last_placed = (pos, player)
-    game.turn = Turn(player, tile, pos, rot, touched)
+    turn = game.turn = Turn(player, tile, pos, rot, touched)
     game.phase = Phase.PLACED
+    for hook in game.hooks.tile_placed:
+        hook(game, turn)
 
 
 def place_abbey(game: GameState, player: int, pos: tuple[int, int]) -> None:
@@ -122,7 +132,7 @@ def place_abbey(game: GameState, player: int, pos: tuple[int, int]) -> None:
         raise IllegalMove("abbey_square_taken", square=pos)
     if pos not in game.board.holes():
         raise IllegalMove("abbey_not_hole", square=pos)
-    problem = cult_problem(game.board, pos, "abbey")
+    problem = hook_problem(game, ABBEY_TYPE, pos, ABBEY_SHAPE)
     if problem:
         problem.params.update(abbey=True, square=pos)
         raise problem
@@ -176,11 +186,12 @@ def deploy(game: GameState, player: int, figure: str, on: str) -> None:
     if problem is not None:
         problem.params.update(figure=figure, on=on)
         raise problem
+    kind = FIGURE_BY_NAME[figure]
     game.hand[player][figure] -= 1
-    game.figures.append(Figure(player, figure, turn.pos, node, on))
+    game.figures.append(Figure(player, figure, turn.pos, node, on, kind))
     game.turn = Turn(turn.player, turn.tile, turn.pos, turn.rot, turn.touched,
                      Deploy(figure, on), turn.recall, turn.token, turn.token is not None,
-                     node if figure == "barn" else turn.barn_node)
+                     node if kind.corner else turn.barn_node)
 
 
 # -- tunnel tokens ------------------------------------------------------------------
@@ -194,10 +205,9 @@ def end_turn(game: GameState, player: int) -> None:
     turn = placed_turn(game, player)
     game.history.append(_turn_action(game, turn))
     completed = completed_features(game.board, turn)
-    if completed or game.turn_hooks:
+    hooks = game.hooks
+    if completed or hooks.turn_scoring or hooks.turn_end:
         apply(game, TurnScorer(game, turn).score_turn(completed))
-    else:  # what scoring nothing comes to (most turns): no wagon lifted, none waits
-        game.wagons = []
     game.turn = None
     after_turn(game)
 
@@ -230,20 +240,20 @@ def _turn_action(game: GameState, turn: Turn) -> dict[str, object]:
 
 def move_wagon(game: GameState, player: int, pos: tuple[int, int], on: str) -> None:
     check_turn(game, player, Phase.WAGON)
-    wagon = game.wagons[0]
     board = game.board
     placed = board.tiles.get(pos)
     node = placed.node_named(on) if placed is not None else None
     legal = {(p, board.tiles[p].node_named(n)) for p, n in game.legal_wagon_moves()}
     if node is None or (pos, node) not in legal:  # any name of the segment will do
-        problem = wagon_refusal(board, game.figures, wagon, pos, on, game.setup.wagon_rule)
+        problem = wagon_refusal(board, game.figures, pending_of(game).wagons[0], pos, on,
+                                game.setup.wagon_rule)
         problem.params.update(on=on, square=pos)
         raise problem
-    game.figures.append(Figure(player, "wagon", pos, node, on))
+    game.figures.append(Figure(player, "wagon", pos, node, on, FIGURE_BY_NAME["wagon"]))
     game.events.append(Event("wagon_moved", (player,), tiles=(pos,), reason="wagon_moved",
                              params={"on": on, "square": pos}))
     game.history.append({"by": game.players[player], "wagon": {"at": list(pos), "on": on}})
-    game.wagons.pop(0)
+    wagon_decided(game)
     after_turn(game)
 
 
@@ -252,7 +262,7 @@ def return_wagon(game: GameState, player: int) -> None:
     game.hand[player]["wagon"] += 1
     game.events.append(Event("wagon_returned", (player,), reason="wagon_returned"))
     game.history.append({"by": game.players[player], "wagon": "return"})
-    game.wagons.pop(0)
+    wagon_decided(game)
     after_turn(game)
 
 

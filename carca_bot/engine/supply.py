@@ -55,21 +55,21 @@ def deal(game: GameState) -> None:
     for tile in game.catalogue.tiles.values():
         if tile.expansion == "base" or setup.has(tile.expansion):
             supply[tile.id] = tile.count
-    river = setup.has("river")
-    start_id, rot = setup.start or ("RV-spring" if river else "D", 0)
-    if river:
+    has_river = setup.has(river.NAME)
+    start_id, rot = setup.start or ("RV-spring" if has_river else "D", 0)
+    if has_river:
         supply["D"] -= 1  # the spring replaces the start tile
     if supply[start_id] <= 0:
         raise IllegalMove("start_not_in_supply", tile=start_id)
     supply[start_id] -= 1
     game.supply = supply
     game.tile_order = tuple(sorted(supply))
-    game.river_tiles = tuple(t for t in game.tile_order if game.catalogue[t].is_river)
     shape = game.catalogue.shape(start_id, rot)
     game.board.place((0, 0), shape)
     game.board.log.clear()  # the start tile is never taken back
-    if river and shape.river:
-        game.river.start((0, 0), shape)
+    if has_river:
+        tiles = tuple(t for t in game.tile_order if game.catalogue[t].is_river)
+        river.start(game, tiles, (0, 0), shape)
 
 
 def may_draw(game: GameState, tile: str) -> bool:
@@ -90,8 +90,9 @@ def draw(game: GameState) -> str:
     """The next tile, fixed by the seed and how many tiles were taken before it."""
     supply = game.supply
     kinds: Sequence[str] = game.tile_order  # zero counts never win the pick below
-    if river.in_river_phase(game):
-        kinds = river.drawable(game, [t for t in game.river_tiles if supply[t] > 0])
+    flow = river.river_of(game)
+    if flow is not None and river.in_river_phase(game):
+        kinds = river.drawable(game, [t for t in flow.tiles if supply[t] > 0])
     running = list(accumulate(map(supply.__getitem__, kinds)))
     total = running[-1] if running else 0
     if not total:

@@ -1,9 +1,10 @@
 """The scoring step of a turn and the final scoring, in the order of docs/RULES.md 2.2/2.12.
 
-Turn: completed features, then the expansions' `turn_scoring` hooks (Cult
-challenges, barn scorings), figures home, the `turn_end` hooks (King and
-Robber); then wagons wait for their owners. End: incomplete features, farmers,
-then the `final` hooks (barns, King and Robber).
+Turn: completed features (worth what the `feature_value` hooks make of them),
+then the expansions' `turn_scoring` hooks (Cult challenges, barn scorings,
+goods), figures home, the `turn_end` hooks (wagons lifted, King and Robber).
+End: incomplete features, farmers, then the `final` hooks (barns, King and
+Robber, goods).
 
 Both only read the game: they return an `Outcome`, which `outcome.apply` makes so.
 """
@@ -12,8 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from carca_bot.engine.catalogue import Kind
-from carca_bot.engine.figures import FARMERS
+from carca_bot.engine.figure_types import farms
 from carca_bot.engine.geometry import AROUND, Pos
 from carca_bot.engine.outcome import Outcome
 from carca_bot.engine.phase import Figure, PendingWagon
@@ -24,6 +24,7 @@ from carca_bot.engine.scoring import (
     majority,
     score_fields,
 )
+from carca_bot.engine.shapes import Kind
 
 if TYPE_CHECKING:
     from carca_bot.engine.board import Board
@@ -99,12 +100,14 @@ class TurnScorer:
             completed = completed_features(self.board, self.turn)
         outcome = self.outcome
         figures = self.game.figures
+        hooks = self.game.hooks
         occupied_buildings: list[int] = []
         for root in completed:
             feat = self.board.features[root]
             assert feat is not None
             here = figures_on(self.board, figures, root)
-            points, reason, params = feature_points(self.board, feat, final=False)
+            points, reason, params = feature_points(self.board, feat, False,
+                                                    hooks.feature_value)
             outcome.award(majority(self.board, figures, root), points, feature_name(feat),
                           reason, params, tuple(sorted(feat.tiles)), pennants=feat.pennants,
                           complete=True)
@@ -113,13 +116,11 @@ class TurnScorer:
                 occupied_buildings.append(root)
             if feat.kind in (Kind.CITY, Kind.ROAD):
                 outcome.completed.append(feat.kind)
-        for rules in self.game.rules:
-            if rules.turn_scoring is not None:
-                rules.turn_scoring(self, completed, occupied_buildings)
+        for turn_scoring in hooks.turn_scoring:
+            turn_scoring(self, completed, occupied_buildings)
         self._send_home()
-        for rules in self.game.rules:
-            if rules.turn_end is not None:
-                rules.turn_end(self, completed)
+        for turn_end in hooks.turn_end:
+            turn_end(self, completed)
         return outcome
 
     def _send_home(self) -> None:
@@ -133,7 +134,7 @@ class TurnScorer:
             if not any(fig is f for f in standing) or any(fig is f for f, _ in lifted) \
                     or any(fig is f for f in outcome.home):
                 continue
-            if fig.kind == "wagon":
+            if fig.type.lifted:
                 lifted.append((fig, PendingWagon(fig.player, fig.pos, root, chased_from)))
             else:
                 outcome.home.append(fig)
@@ -165,11 +166,10 @@ def final_scoring(game: GameState) -> Outcome:
         assert feat is not None
         tiles = tuple(sorted(feat.tiles))
         if feat.kind is not Kind.FIELD:
-            points, reason, params = feature_points(board, feat, final=True)
+            points, reason, params = feature_points(board, feat, True, game.hooks.feature_value)
             outcome.award(majority(board, game.figures, root), points, feature_name(feat),
                           reason, params, tiles, pennants=feat.pennants, final=True)
-    score_fields(game, outcome, roots, FARMERS, 3, "field", "farmers_final")
-    for rules in game.rules:
-        if rules.final is not None:
-            rules.final(game, roots, outcome)
+    score_fields(game, outcome, roots, farms, 3, "field", "farmers_final")
+    for final in game.hooks.final:
+        final(game, roots, outcome)
     return outcome

@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import extract_from_dir, extract_from_file
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
@@ -32,15 +32,24 @@ PACKAGE = LOCALE_DIR.parent
 # Each domain's sources, relative to the package: a module speaks through its folder's
 # domain (tests/test_catalogues.py checks every `Domain("...")` against this table).
 DOMAINS: dict[str, tuple[str, ...]] = {
-    "words": ("words",),
+    "words": ("words", "engine/expansions"),  # the expansions' records name things (N_)
     "render": ("render",),
     "bot": ("bot",),
     "local": ("local", "cli.py", "ops.py"),
     "replay_html": ("replay_html",),
 }
+# Extraction methods beyond Babel's "python", by domain: (a file pattern in the domain's
+# folders, the method as "module:function"). The bot's slash commands are written once,
+# in English, where they are defined; their words are extracted from the command tree
+# itself (`carca_bot.bot.translator.extract`), named by string so i18n imports no bot.
+METHODS: dict[str, list[tuple[str, str]]] = {
+    "bot": [("commands/__init__.py", "carca_bot.bot.translator:extract")],
+}
 TRANSLATED = tuple(lang for lang in LANGUAGES if lang != "en")  # English is the source
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)  # no churn in the headers
 _FIELD = re.compile(r"\{[^{}]*\}")
+# The engine marks a name with its plural as `N_plural(singular, plural)` (engine/msgids.py).
+KEYWORDS = {**DEFAULT_KEYWORDS, "N_plural": (1, 2)}
 
 
 def po_path(language: str, domain: str) -> Path:
@@ -55,11 +64,14 @@ def _extracted(domain: str) -> Iterator[tuple[str, int, str | tuple[str, ...], s
     for source in DOMAINS[domain]:
         path = PACKAGE / source
         if path.is_dir():
+            methods = [*METHODS.get(domain, []), ("**.py", "python")]
             for name, line, message, _comments, context in extract_from_dir(
-                    path, directory_filter=lambda d: Path(d).name != "art"):
+                    path, method_map=methods, keywords=KEYWORDS,
+                    directory_filter=lambda d: Path(d).name != "art"):
                 yield f"{source}/{name}", line, message, context
         elif path.exists():
-            for line, message, _comments, context in extract_from_file("python", path):
+            for line, message, _comments, context in extract_from_file("python", path,
+                                                                       keywords=KEYWORDS):
                 yield source, line, message, context
 
 

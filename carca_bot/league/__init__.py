@@ -20,6 +20,7 @@ from carca_bot.league.model import (
     Ruling,
     Source,
     Tiebreak,
+    Why,
 )
 from carca_bot.league.ratings import (
     PROVISIONAL_GAMES,
@@ -37,7 +38,7 @@ from carca_bot.league.standings import StandingRow, to_csv
 __all__ = [
     "PROVISIONAL_GAMES", "Ending", "Entrant", "Event", "EventConfig", "Format", "HistoryRow",
     "LateGame", "LeaderRow", "LeagueError", "Match", "Pool", "RatedGame", "Rating",
-    "RatingBook", "Result", "Round", "Ruling", "Source", "StandingRow", "Tiebreak",
+    "RatingBook", "Result", "Round", "Ruling", "Source", "StandingRow", "Tiebreak", "Why",
     "event_from_json", "event_to_json", "final_order", "next_season", "ranks_from_scores",
     "season_events", "to_csv",
 ]

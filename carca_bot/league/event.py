@@ -13,14 +13,24 @@ Decisions where the issue is silent:
 - a knockout game that ends tied is played again (it counts for nobody); a knockout
   match from an earlier round can no longer be changed once the next round is paired.
 - late entries (Swiss and tables only) join from the next round with no points.
+- every round keeps why each of its matches was made (`Round.why`), for the organiser.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from carca_bot.league.brackets import (
+    depth,
+    double_round,
+    double_rounds,
+    key_of,
+    knockout_round,
+    needs_reset,
+)
 from carca_bot.league.model import (
+    BRACKETS,
     Entrant,
     EventConfig,
     Format,
@@ -30,16 +40,14 @@ from carca_bot.league.model import (
     Round,
     Ruling,
     Source,
+    Why,
 )
-from carca_bot.league.schedule import (
-    bracket_size,
-    circle_rounds,
-    first_round,
-    snake,
-    table_sizes,
-)
+from carca_bot.league.schedule import circle_rounds, snake, table_sizes
 from carca_bot.league.standings import StandingRow, standings
 from carca_bot.league.swiss import SwissInput, pair_swiss
+from carca_bot.league.tables import seat_tables
+
+Paired = tuple[list[Match], list[Why]]
 
 MAX_ENTRANTS = 512
 MAX_NAME = 64
@@ -87,7 +95,12 @@ class Event:
         if not self.groups:
             return 0
         if fmt is Format.KNOCKOUT:
-            return bracket_size(len(self.groups[0])).bit_length() - 1
+            return depth(len(self.groups[0]))
+        if fmt is Format.DOUBLE_ELIMINATION:
+            seeds = self.groups[0]
+            final = next((m for m in self.matches if key_of(m) == "GF"), None)
+            again = self.config.bracket_reset and needs_reset(final, seeds, self.matches)
+            return double_rounds(len(seeds), again)
         return max(len(circle_rounds(g)) for g in self.groups)
 
     @property
@@ -173,7 +186,7 @@ class Event:
         groups: tuple[tuple[str, ...], ...] = ()
         if self.config.format is Format.ROUND_ROBIN:
             groups = tuple(tuple(g) for g in snake(players, self.config.groups))
-        elif self.config.format is Format.KNOCKOUT:
+        elif self.config.format in BRACKETS:
             groups = (tuple(players),)
         return replace(self, groups=groups)._pair(now)
 
@@ -192,17 +205,22 @@ class Event:
         number = len(self.rounds) + 1
         fmt = self.config.format
         if fmt is Format.SWISS:
-            matches = self._swiss(number)
+            matches, why = self._swiss(number)
         elif fmt is Format.ROUND_ROBIN:
-            matches = self._round_robin(number)
-        elif fmt is Format.KNOCKOUT:
-            matches = self._knockout(number)
+            matches, why = self._round_robin(number)
+        elif fmt in BRACKETS:
+            matches, why = self._bracket(number)
         else:
-            matches = self._tables(number)
-        if not any(len(m.seats) > 1 for m in matches):
+            matches, why = self._tables(number)
+        if not any(len(m.seats) > 1 for m in matches) and fmt not in BRACKETS:
             raise LeagueError("too_few_players", "not enough players left to pair a round")
-        r = Round(number, tuple(matches), now, now + self.config.round_seconds)
+        r = Round(number, tuple(matches), now, now + self.config.round_seconds, tuple(why))
         return replace(self, rounds=(*self.rounds, r))
+
+    def _points(self) -> dict[str, float]:
+        """Each player's points as the standings count them (placing points at tables)."""
+        tables = self.config.format is Format.TABLES
+        return {r.player: r.placing if tables else r.wins for r in self.standings()}
 
     def _seeded(self) -> list[Entrant]:
         """Entrants, strongest seed first, then in sign-up order."""
@@ -216,33 +234,39 @@ class Event:
             return [e.player for e in self._seeded() if e.player in ok]
         return [row.player for row in self.standings() if row.player in ok]
 
-    def _swiss(self, number: int) -> list[Match]:
+    def _swiss(self, number: int) -> Paired:
         rows = {row.player: row for row in self.standings()}
+        history: dict[str, tuple[int, bool | None, set[str]]] = {}
+        for game in (g for m in self.matches for g in m.games):
+            seats = game.players
+            if len(seats) != 2:
+                continue
+            for k, p in enumerate(seats):
+                balance, _, met = history.get(p, (0, None, set()))
+                history[p] = (balance + (1 if k == 0 else -1), k == 0, met | set(seats))
         inputs = []
         for p in self._active(number):
-            firsts = seconds = 0
-            last: bool | None = None
-            opponents: set[str] = set()
-            for game in (g for m in self.matches for g in m.games):
-                seats = game.players
-                if p in seats and len(seats) == 2:
-                    opponents |= set(seats) - {p}
-                    firsts += seats[0] == p
-                    seconds += seats[1] == p
-                    last = seats[0] == p
-            wins = rows[p].wins if p in rows else 0.0
-            byes = rows[p].byes if p in rows else 0
-            inputs.append(SwissInput(p, wins, frozenset(opponents), byes, firsts - seconds,
-                                     last))
+            balance, last, met = history.get(p, (0, None, set()))
+            row = rows.get(p)
+            inputs.append(SwissInput(p, row.wins if row else 0.0, frozenset(met - {p}),
+                                     row.byes if row else 0, balance, last))
         pairing = pair_swiss(inputs)
-        matches = [Match(f"r{number}-{k}", number, pair)
-                   for k, pair in enumerate(pairing.pairs, 1)]
+        matches, why = [], []
+        for k, (pair, reason) in enumerate(zip(pairing.pairs, pairing.why, strict=True), 1):
+            mid = f"r{number}-{k}"
+            matches.append(Match(mid, number, pair))
+            why.append(Why(mid, "floated" if reason.floated else "same_group", reason.seat,
+                           (reason.first_wins, reason.second_wins), int(reason.rematch),
+                           reason.beyond_limit))
         if pairing.bye is not None:
             matches.append(Match(f"r{number}-bye", number, (pairing.bye,)))
-        return matches
+            why.append(Why(f"r{number}-bye", "bye_again" if pairing.bye_again else "bye",
+                           points=(rows[pairing.bye].wins if pairing.bye in rows else 0.0,)))
+        return matches, why
 
-    def _round_robin(self, number: int) -> list[Match]:
+    def _round_robin(self, number: int) -> Paired:
         out = self._withdrawn()
+        points = self._points()
         matches: list[Match] = []
         for gi, group in enumerate(self.groups):
             label = chr(ord("A") + gi) if len(self.groups) > 1 else ""
@@ -254,44 +278,46 @@ class Event:
                 if seats:
                     mid = f"r{number}-{label}{len(matches) + 1}"
                     matches.append(Match(mid, number, seats, group=label))
-        return matches
+        return matches, [Why(m.id, "bye" if m.bye else "schedule", "schedule",
+                             tuple(points.get(p, 0.0) for p in m.seats)) for m in matches]
 
-    def _knockout(self, number: int) -> list[Match]:
-        out = self._withdrawn()
-        if number == 1:
-            slots: list[tuple[str, ...]] = [tuple(p) for p in first_round(self.groups[0])]
+    def _bracket(self, number: int) -> Paired:
+        seeds, out, c = self.groups[0], self._withdrawn(), self.config
+        if c.format is Format.KNOCKOUT:
+            matches = knockout_round(number, seeds, self.rounds[-1].matches if self.rounds
+                                     else (), out, c.best_of, c.third_place)
         else:
-            size = bracket_size(len(self.groups[0])) // 2 ** (number - 1)
-            before = {m.id: m for m in self.rounds[-1].matches}
-            ahead: list[str | None] = []
-            for slot in range(1, size + 1):
-                m = before.get(f"r{number - 1}-{slot}")
-                win = m.winner if m is not None else None
-                ahead.append(win if win is not None and win not in out else None)
-            slots = [tuple(p for p in (a, b) if p is not None)
-                     for a, b in zip(ahead[::2], ahead[1::2], strict=True)]
-        seed = {p: i for i, p in enumerate(self.groups[0])}
-        matches = []
-        for slot, players in enumerate(slots, 1):
-            players = tuple(p for p in players if p not in out)
-            if players:
-                seats = tuple(sorted(players, key=lambda p: seed[p]))
-                matches.append(Match(f"r{number}-{slot}", number, seats,
-                                     best_of=self.config.best_of, knockout=True))
-        return matches
+            matches = double_round(number, seeds, self.matches, out, c.best_of,
+                                   c.bracket_reset)
+        codes = {"W": "winners_bracket", "L": "losers_bracket", "G": "grand_final"}
+        why = []
+        for m in matches:
+            key = key_of(m)
+            code = ("third_place" if key == "3rd" else "bracket_reset" if key == "GF2"
+                    else codes.get(key[0], "bracket"))
+            why.append(Why(m.id, "bye" if m.bye else code, "seed"))
+        return matches, why
 
-    def _tables(self, number: int) -> list[Match]:
+    def _tables(self, number: int) -> Paired:
         players = self._active(number)
-        firsts = {p: sum(1 for m in self.matches for g in m.games if g.players[:1] == (p,))
-                  for p in players}
-        matches: list[Match] = []
-        start = 0
-        for k, size in enumerate(table_sizes(len(players), self.config.table_size), 1):
-            table = players[start:start + size]
-            start += size
-            seats = tuple(sorted(table, key=lambda p: (firsts[p], table.index(p))))
-            matches.append(Match(f"r{number}-{'bye' if size == 1 else k}", number, seats))
-        return matches
+        points = self._points()
+        firsts: dict[str, int] = {}
+        met: dict[str, set[str]] = {}
+        for game in (g for m in self.matches for g in m.games):
+            firsts[game.players[0]] = firsts.get(game.players[0], 0) + 1
+            for p in game.players:
+                met.setdefault(p, set()).update(q for q in game.players if q != p)
+        sizes = table_sizes(len(players), self.config.table_size)
+        tables = seat_tables(players, {p: frozenset(q) for p, q in met.items()}, firsts,
+                             sizes)
+        matches, why = [], []
+        for k, table in enumerate(tables, 1):
+            mid = f"r{number}-{'bye' if len(table.seats) == 1 else k}"
+            matches.append(Match(mid, number, table.seats))
+            why.append(Why(mid, "bye" if len(table.seats) == 1 else "table",
+                           "fewer_first_seats", tuple(points.get(p, 0.0) for p in table.seats),
+                           table.repeats))
+        return matches, why
 
     def _withdrawn(self) -> set[str]:
         return {e.player for e in self.entrants if e.withdrawn}
@@ -322,8 +348,12 @@ class Event:
             raise LeagueError("one_game", "this match is a single game")
         return self._put(new)
 
-    def forfeit(self, match_id: str, absent: Iterable[str], note: str = "") -> Event:
-        """A no-show: the absent players lose this match (its games so far stand)."""
+    def forfeit(self, match_id: str, absent: Iterable[str], note: str = "",
+                scores: Mapping[str, int] | None = None) -> Event:
+        """A no-show: the absent players lose this match (its games so far stand).
+
+        `scores`: the others' scores in the game as it stood (a forfeit at the deadline
+        of a table whose game was under way ranks those who played on by them)."""
         m = self.match(match_id)
         self._check_open_to_change(m)
         gone = frozenset(absent)
@@ -342,10 +372,12 @@ class Event:
             return self._put(replace(m, rulings=(*m.rulings, Ruling(tuple(games), note))))
         if m.games:
             base = m.games[-1]
-            scores = base.scores + tuple((p, 0) for p in m.seats if p not in base.players)
+            kept = base.scores + tuple((p, 0) for p in m.seats if p not in base.players)
         else:
-            scores = tuple((p, 0) for p in m.seats)
-        game = Result(scores, gone | m.games[-1].absent if m.games else gone, Source.FORFEIT)
+            kept = tuple((p, 0) for p in m.seats)
+        if scores is not None:
+            kept = tuple((p, max(0, min(10_000, int(scores.get(p, s))))) for p, s in kept)
+        game = Result(kept, gone | m.games[-1].absent if m.games else gone, Source.FORFEIT)
         return self._put(replace(m, rulings=(*m.rulings, Ruling((game,), note))))
 
     def appeal(self, match_id: str) -> Event:
@@ -378,3 +410,9 @@ class Event:
                                                 for m in r.matches))
                        if r.number == new.round else r for r in self.rounds)
         return replace(self, rounds=rounds)
+
+
+def paired(event: Event, now: float) -> Event:
+    """Start the event (round one) or pair its next round: a function of plain values,
+    so the service can run it in a worker process."""
+    return event.next_round(now) if event.started else event.start(now)

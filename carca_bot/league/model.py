@@ -20,27 +20,49 @@ class LeagueError(Exception):
         self.code = code
         self.message = message
 
+    def __reduce__(self) -> tuple[type[LeagueError], tuple[str, str]]:
+        return (LeagueError, (self.code, self.message))  # back from a worker process
+
 
 class Format(StrEnum):
     SWISS = "swiss"
     ROUND_ROBIN = "round_robin"
     KNOCKOUT = "knockout"
     TABLES = "tables"  # multiplayer tables with placing points
+    DOUBLE_ELIMINATION = "double_elimination"  # a knockout with a losers' bracket
+
+
+BRACKETS = (Format.KNOCKOUT, Format.DOUBLE_ELIMINATION)
 
 
 class Tiebreak(StrEnum):
+    """The tie-break menu. Opponents' points are wins (placing points at tables)."""
+
     WINS = "wins"
-    BUCHHOLZ = "buchholz"
+    BUCHHOLZ = "buchholz"  # opponents' points added up
+    BUCHHOLZ_CUT1 = "buchholz_cut1"  # Buchholz less the weakest opponent
+    MEDIAN = "median"  # Buchholz less the weakest and the strongest opponent
+    SONNEBORN_BERGER = "sonneborn_berger"  # opponents' points, weighted by the result
     DIFFERENCE = "difference"  # point difference
-    SCORED = "scored"  # points scored
+    SCORED = "scored"  # points scored: Carcassonne's own tie-break
     HEAD_TO_HEAD = "head_to_head"
     PLACING = "placing"  # placing points
 
 
-# The World Championship's chain for duels; placing points first at multiplayer tables.
+# The World Championship's chain for a Swiss; a complete round robin, where every
+# Buchholz is the same total less one's own points, splits by the games between the
+# tied players and by whom they beat; placing points first at multiplayer tables;
+# brackets place by the round reached (the chain only fills the CSV's columns).
 DUEL_CHAIN = (Tiebreak.WINS, Tiebreak.BUCHHOLZ, Tiebreak.DIFFERENCE)
+ROUND_ROBIN_CHAIN = (Tiebreak.WINS, Tiebreak.HEAD_TO_HEAD, Tiebreak.SONNEBORN_BERGER,
+                     Tiebreak.SCORED)
 TABLE_CHAIN = (Tiebreak.PLACING, Tiebreak.WINS, Tiebreak.SCORED)
+BRACKET_CHAIN = (Tiebreak.WINS, Tiebreak.SCORED)
 PLACING_POINTS = (5.0, 3.0, 2.0, 1.0)
+# What happens to a player of an event whose clock keeps running out (BGA-style):
+# nothing more than the game's own time-out choice, the match forfeited after `limit`
+# time-outs in one game, or withdrawn from the event after `limit` in its games.
+TIMEOUT_RULES = ("none", "forfeit", "expel")
 
 
 @dataclass(frozen=True)
@@ -56,6 +78,13 @@ class EventConfig:
     tiebreaks: tuple[Tiebreak, ...] = ()  # empty: the format's default chain
     round_seconds: float = 7 * 24 * 3600.0
     late_entries: bool = True  # Swiss and tables only: others have a fixed schedule
+    third_place: bool = False  # knockout: the semi-finals' losers play for third place
+    bracket_reset: bool = True  # double elimination: a grand final the losers' side
+    # wins is played again (each side then has lost once)
+    forfeit_at_deadline: bool = False  # a match still open at its round's deadline is
+    # forfeited by whoever the game waits for (the service decides who)
+    timeout_rule: str = "none"  # TIMEOUT_RULES
+    timeout_limit: int = 3
 
     def __post_init__(self) -> None:
         if self.format in (Format.SWISS, Format.TABLES) and not 1 <= self.rounds <= 99:
@@ -70,12 +99,21 @@ class EventConfig:
             raise LeagueError("bad_deadline", "a round needs some time to play")
         if len(set(self.tiebreaks)) != len(self.tiebreaks):
             raise LeagueError("bad_tiebreaks", "each tie-break at most once")
+        if self.timeout_rule not in TIMEOUT_RULES or not 1 <= self.timeout_limit <= 20:
+            raise LeagueError("bad_timeout_rule", "time-outs: none, forfeit or expel, "
+                              "after 1 to 20")
 
     @property
     def chain(self) -> tuple[Tiebreak, ...]:
         if self.tiebreaks:
             return self.tiebreaks
-        return TABLE_CHAIN if self.format is Format.TABLES else DUEL_CHAIN
+        return {Format.TABLES: TABLE_CHAIN, Format.ROUND_ROBIN: ROUND_ROBIN_CHAIN,
+                Format.KNOCKOUT: BRACKET_CHAIN,
+                Format.DOUBLE_ELIMINATION: BRACKET_CHAIN}.get(self.format, DUEL_CHAIN)
+
+    @property
+    def bracket(self) -> bool:
+        return self.format in BRACKETS
 
     @property
     def takes_late_entries(self) -> bool:
@@ -224,11 +262,37 @@ class Match:
 
 
 @dataclass(frozen=True)
+class Why:
+    """Why a match was made, for the organiser (`/carc-event pairings`).
+
+    `code`: "same_group" (a Swiss pair on equal points), "floated" (a Swiss pair across
+    score groups: the higher one's group could not be paired within itself), "bye"
+    (the lowest-ranked player without a bye), "bye_again" (everyone had had one),
+    "schedule" (a round robin's fixed rounds), "bracket" (a knockout's winners),
+    "winners_bracket", "losers_bracket", "grand_final", "bracket_reset", "third_place",
+    "table" (a multiplayer table of players close in the standings, as few of whom have
+    met as possible). `seat`: why the first player goes first ("fewer_first_seats",
+    "second_last_time", "alternating_boards", "seed", "schedule"). `points`: each
+    seat's points when paired; `met`: pairs of its players who had met before (0 unless
+    no pairing could avoid it); `beyond_limit`: a first-seat count passed the limit
+    (only when nothing else could be paired).
+    """
+
+    match_id: str
+    code: str
+    seat: str = ""
+    points: tuple[float, ...] = ()
+    met: int = 0
+    beyond_limit: bool = False
+
+
+@dataclass(frozen=True)
 class Round:
     number: int
     matches: tuple[Match, ...]
     opened_at: float
     deadline: float
+    why: tuple[Why, ...] = ()  # one per match, in match order (none in old events)
 
     @property
     def complete(self) -> bool:

@@ -9,16 +9,49 @@ and after. The history is what makes amendments cheap: when a result changes, th
 ratings just before that game are read back from the rows before it, and only the games
 from there on are rated again (`RatingBook.amend`), which gives exactly what rating the
 whole amended list from scratch would give.
+
+Fair play (issue 26), so a rating cannot be farmed between friends' accounts:
+
+- real play: a game where a player left (resigned, was removed or voted out) before
+  making MIN_OWN_MOVES moves of their own, or a game played to its end in which a
+  player made fewer (their moves were all played for them), is an *abort*
+  (`Ending.ABORTED`): unrated for everyone (the service decides it: `ratings_ops`);
+- repeat games: the same two players' rated games within REPEAT_WINDOW count less and
+  less (`repeat_weight`): the first FULL_REPEATS fully, then half, a quarter, an
+  eighth, then not at all until older games leave the window. A player's weight in a
+  game follows the opponent they have met most in that window; openskill's own
+  `weights` argument divides a team's gain among its members and cannot say "count
+  this game less", so the update is scaled after openskill computes it: mu moves by
+  `weight` times openskill's change, and sigma**2 likewise (weight 1 is openskill's
+  update exactly, weight 0 none). A weight-0 player gets no history row and their
+  game count does not grow;
+- the leaderboard lists only players who have rated games against at least
+  MIN_OPPONENTS different opponents (`leaderboard(opponents=...)`); of those, players
+  with fewer than PROVISIONAL_GAMES rated games are listed marked provisional.
 """
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_left, bisect_right, insort
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from itertools import combinations
 from typing import Any
 
 from openskill.models import PlackettLuce
+
+DAY = 24 * 3600.0
+# A game is rated only if each player made this many moves of their own (see above).
+MIN_OWN_MOVES = 5
+# The leaderboard lists a player once they have met this many different opponents.
+MIN_OPPONENTS = 3
+# Repeat games: the same pair's games within this window, the first FULL_REPEATS fully.
+REPEAT_WINDOW = 7 * DAY
+FULL_REPEATS = 3
+REPEAT_HALVINGS = 3  # then 1/2, 1/4, 1/8, then nothing
 
 # A rating is provisional (shown marked, left off leaderboards by default) until the
 # player has this many rated games in that pool: ten games bring sigma down from 8.3 to
@@ -44,9 +77,20 @@ class Ending(StrEnum):
     FORFEIT = "forfeit"
     CANCELLED = "cancelled"
     ABANDONED = "abandoned"
+    ABORTED = "aborted"  # someone left (or was absent) before real play: see above
 
 
 RATED_ENDINGS = frozenset({Ending.NORMAL, Ending.FORFEIT})
+
+
+def repeat_weight(met: int) -> float:
+    """How much a game counts for a player who has already played `met` rated games in
+    the window with one of its opponents (the one they met most): 1, 1, 1, 1/2, 1/4,
+    1/8, then 0."""
+    extra = met - FULL_REPEATS + 1
+    if extra <= 0:
+        return 1.0
+    return 0.5 ** extra if extra <= REPEAT_HALVINGS else 0.0
 
 
 def ranks_from_scores(scores: Sequence[int], out: Iterable[int] = ()) -> tuple[int, ...]:
@@ -159,10 +203,18 @@ class RatingBook:
         """
         ratings = dict(self.ratings)
         history = list(self.history)
+        met = Meetings(self.history)
         for game in sorted(games, key=lambda g: g.order):
             if game.counts:
-                history += _rate_one(ratings, game)
+                rows = _rate_one(ratings, game, met.weights(game))
+                history += rows
+                met.add(Pool.of(len(game.players)), game.order, [r.player for r in rows])
         return RatingBook(ratings, tuple(history))
+
+    def weights(self, game: RatedGame) -> tuple[float, ...]:
+        """Each player's repeat weight in `game` if it were rated after this book's
+        history (which must hold the REPEAT_WINDOW before it)."""
+        return Meetings(self.history).weights(game)
 
     @classmethod
     def from_games(cls, games: Iterable[RatedGame]) -> RatingBook:
@@ -185,13 +237,23 @@ class RatingBook:
         return start.rate(g for g in games if g.order >= cut)
 
     def leaderboard(self, pool: Pool, *, include_provisional: bool = False,
-                    threshold: int = PROVISIONAL_GAMES) -> tuple[LeaderRow, ...]:
-        """Players by ordinal, best first; equal ordinals share a place (then by name)."""
+                    threshold: int = PROVISIONAL_GAMES,
+                    opponents: Mapping[str, int] | None = None,
+                    min_opponents: int = MIN_OPPONENTS) -> tuple[LeaderRow, ...]:
+        """Players by ordinal, best first; equal ordinals share a place (then by name).
+
+        With `opponents` (each player's different opponents in rated games of the
+        pool: `distinct_opponents`), players who met fewer than `min_opponents` are
+        left off whatever their rating: a board topped by two accounts trading wins
+        says nothing.
+        """
         entries = sorted(((player, r) for (p, player), r in self.ratings.items() if p == pool),
                          key=lambda e: (-e[1].ordinal, e[0]))
         rows: list[LeaderRow] = []
         for player, rating in entries:
             if rating.provisional(threshold) and not include_provisional:
+                continue
+            if opponents is not None and opponents.get(player, 0) < min_opponents:
                 continue
             place = len(rows) + 1
             if rows and rows[-1].rating.ordinal == rating.ordinal:
@@ -225,15 +287,83 @@ def _row_json(row: HistoryRow) -> dict[str, Any]:
             "games": row.games}
 
 
-def _rate_one(ratings: dict[tuple[Pool, str], Rating], game: RatedGame) -> list[HistoryRow]:
-    """Rate one game into `ratings` (changed in place) and return its history rows."""
+class Meetings:
+    """Who met whom in rated games and when, per pool: what repeat weights are made of.
+
+    A pair met in a game when both have a history row of it (a weight-0 player has
+    none, so such a game does not count towards their meetings either).
+    """
+
+    def __init__(self, history: Iterable[HistoryRow] = ()) -> None:
+        self._times: defaultdict[tuple[Pool, str, str], list[tuple[float, str]]] = \
+            defaultdict(list)
+        games: defaultdict[tuple[float, str], list[HistoryRow]] = defaultdict(list)
+        for row in history:
+            games[(row.ended_at, row.game_id)].append(row)
+        for order, rows in sorted(games.items()):
+            self.add(rows[0].pool, order, [r.player for r in rows])
+
+    def add(self, pool: Pool, order: tuple[float, str], players: Sequence[str]) -> None:
+        for a, b in combinations(sorted(players), 2):
+            insort(self._times[(pool, a, b)], order)
+
+    def met(self, pool: Pool, a: str, b: str, game: RatedGame) -> int:
+        """Rated games of `a` and `b` ended within REPEAT_WINDOW before `game`."""
+        low, high = sorted((a, b))
+        times = self._times.get((pool, low, high), [])
+        first = bisect_right(times, (game.ended_at - REPEAT_WINDOW, _AFTER_EVERY_ID))
+        return max(0, bisect_left(times, game.order) - first)
+
+    def weights(self, game: RatedGame) -> tuple[float, ...]:
+        """Each player's weight in `game`: by the opponent they met most in the window."""
+        pool = Pool.of(len(game.players))
+        return tuple(repeat_weight(max(self.met(pool, p, q, game)
+                                       for q in game.players if q != p))
+                     for p in game.players)
+
+
+_AFTER_EVERY_ID = "\U0010ffff"  # sorts after every game id: "all games at that time"
+
+
+def distinct_opponents(history: Iterable[HistoryRow], pool: Pool) -> dict[str, int]:
+    """How many different players each player has met in rated games of `pool` (the
+    store counts the same in SQL: `opponent_counts`)."""
+    games: defaultdict[str, set[str]] = defaultdict(set)
+    for row in history:
+        if row.pool == pool:
+            games[row.game_id].add(row.player)
+    met: defaultdict[str, set[str]] = defaultdict(set)
+    for players in games.values():
+        for player in players:
+            met[player] |= players - {player}
+    return {player: len(others) for player, others in met.items()}
+
+
+def _scaled(old: Rating, new_mu: float, new_sigma: float, weight: float) -> tuple[float, float]:
+    """openskill's update counted at `weight`: mu and sigma**2 move that share of the way
+    (weight 1: openskill's numbers exactly)."""
+    if weight == 1.0:
+        return new_mu, new_sigma
+    mu = old.mu + weight * (new_mu - old.mu)
+    variance = old.sigma ** 2 + weight * (new_sigma ** 2 - old.sigma ** 2)
+    return mu, math.sqrt(max(variance, 0.0))
+
+
+def _rate_one(ratings: dict[tuple[Pool, str], Rating], game: RatedGame,
+              weights: Sequence[float] | None = None) -> list[HistoryRow]:
+    """Rate one game into `ratings` (changed in place) and return its history rows; a
+    player of weight 0 is left as they were, with no row."""
     pool = Pool.of(len(game.players))
     before = [ratings.get((pool, p), Rating()) for p in game.players]
     teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
     after = _MODEL.rate(teams, ranks=[float(r) for r in game.ranks])
     rows: list[HistoryRow] = []
-    for player, rank, old, (new,) in zip(game.players, game.ranks, before, after, strict=True):
-        rating = Rating(new.mu, new.sigma, old.games + 1)
+    weights = weights or (1.0,) * len(game.players)
+    for player, rank, old, (new,), weight in zip(game.players, game.ranks, before, after,
+                                                 weights, strict=True):
+        if weight <= 0:
+            continue
+        rating = Rating(*_scaled(old, new.mu, new.sigma, weight), old.games + 1)
         ratings[(pool, player)] = rating
         rows.append(HistoryRow(game.game_id, game.ended_at, pool, player, rank,
                                len(game.players), old.mu, old.sigma, old.ordinal,

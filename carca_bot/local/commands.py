@@ -1,13 +1,15 @@
 """Move commands typed as words, turned into service calls.
 
-The words are the ones the Discord bot will use, so a player learns them once.
+The words are read in the language being spoken and in English (`carca_bot.local.vocab`):
+`colocar 1 0 90 seguidor O` and `place 1 0 90 follower W` are the same move.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from carca_bot.i18n import Domain
+from carca_bot.i18n import N_, Domain
+from carca_bot.local.vocab import read_argument, read_code, read_figure
 from carca_bot.service import GameService, TurnView, User, Where
 
 _T = Domain("local")
@@ -15,16 +17,18 @@ _ = _T.gettext
 
 MOVE_VERBS = frozenset({"place", "draw", "follower", "deploy", "abbot", "mayor", "barn",
                         "recall", "tunnel", "abbey", "wagon", "confirm", "undo"})
-USAGE = {  # how each command is written: command words, typed the same in every language
-    "place": "place X Y ROT [FIGURE ON]",
-    "follower": "follower [FIGURE] ON",
-    "deploy": "deploy FIGURE ON",
-    "abbot": "abbot ON",
-    "mayor": "mayor ON",
-    "barn": "barn CORNER",
-    "tunnel": "tunnel X Y SIDE PAIR",
-    "abbey": "abbey X Y | abbey skip",
-    "wagon": "wagon X Y ON | wagon return | wagon ON",
+# How each command is written, in the words of the language being spoken.
+USAGE = {
+    "place": N_("place X Y ROT [FIGURE ON]"),
+    "follower": N_("follower [FIGURE] ON"),
+    "deploy": N_("deploy FIGURE ON"),
+    "abbot": N_("abbot ON"),
+    "mayor": N_("mayor ON"),
+    "barn": N_("barn CORNER"),
+    "tunnel": N_("tunnel X Y SIDE PAIR"),
+    "abbey": N_("abbey X Y | abbey skip"),
+    "wagon": N_("wagon X Y ON | wagon return | wagon ON"),
+    "export": N_("export FILE"),
 }
 
 
@@ -32,22 +36,28 @@ class Usage(Exception):
     """The words do not make a command; the message shows how to write it."""
 
 
+def usage(verb: str) -> str:
+    known = USAGE.get(verb)
+    return _(known) if known is not None else verb
+
+
 def _int(word: str, verb: str) -> int:
     try:
         return int(word)
     except ValueError:
         raise Usage(_("{word} is not a number; usage: {usage}").format(
-            word=repr(word), usage=USAGE.get(verb, verb))) from None
+            word=repr(word), usage=usage(verb))) from None
 
 
 def _count(verb: str, args: list[str], *allowed: int) -> None:
     if len(args) not in allowed:
-        raise Usage(_("usage: {usage}").format(usage=USAGE.get(verb, verb)))
+        raise Usage(_("usage: {usage}").format(usage=usage(verb)))
 
 
 async def run_move(service: GameService, where: Where, user: User, verb: str,
                    args: list[str]) -> TurnView:
-    """Play one move command as `user`; raises Usage or the service's refusal."""
+    """Play one move command (`verb` in English) as `user`; raises Usage or the
+    service's refusal."""
     call = _parse(service, where, user, verb, args)
     return await call()
 
@@ -64,39 +74,39 @@ def _parse(service: GameService, where: Where, user: User, verb: str,
         x, y, rot = (_int(a, verb) for a in args[:3])
         if len(args) == 3:
             return lambda: s.place_tile(w, u, x, y, rot)
-        figure, on = args[3].lower(), args[4].upper()
+        figure, on = read_figure(args[3]), read_code(args[4])
 
         async def place_with_figure() -> TurnView:
             await s.place_tile(w, u, x, y, rot)
             return await s.deploy(w, u, figure, on)
         return place_with_figure
     if verb in ("follower", "deploy", "abbot", "mayor", "barn"):
-        if verb in ("follower",) and len(args) == 1:
+        if verb == "follower" and len(args) == 1:
             args = ["follower", *args]
         elif verb in ("abbot", "mayor", "barn"):
             _count(verb, args, 1)
             args = [verb, *args]
         _count(verb, args, 2)
-        figure, on = args[0].lower(), args[1].upper()
+        figure, on = read_figure(args[0]), read_code(args[1])
         return lambda: s.deploy(w, u, figure, on)
     if verb == "tunnel":
         _count(verb, args, 4)
         x, y, pair = _int(args[0], verb), _int(args[1], verb), _int(args[3], verb)
-        side = args[2].upper()
+        side = read_code(args[2])
         return lambda: s.place_token(w, u, x, y, side, pair - 1)  # players count pairs from 1
     if verb == "abbey":
-        if args == ["skip"]:
+        if len(args) == 1 and read_argument(args[0]) == "skip":
             return lambda: s.skip_abbey(w, u)
         _count(verb, args, 2)
         x, y = _int(args[0], verb), _int(args[1], verb)
         return lambda: s.place_abbey(w, u, x, y)
     if verb == "wagon":
-        if args == ["return"]:
+        if len(args) == 1 and read_argument(args[0]) == "return":
             return lambda: s.return_wagon(w, u)
         if len(args) == 1:
-            on = args[0].upper()
+            on = read_code(args[0])
             return lambda: s.deploy(w, u, "wagon", on)
         _count(verb, args, 3)
-        x, y, side = _int(args[0], verb), _int(args[1], verb), args[2].upper()
+        x, y, side = _int(args[0], verb), _int(args[1], verb), read_code(args[2])
         return lambda: s.move_wagon(w, u, x, y, side)
     raise Usage(_("unknown command {verb}; type help").format(verb=repr(verb)))

@@ -11,6 +11,7 @@ import random
 from carca_bot.i18n import Domain
 from carca_bot.service import Choices, GameService, TurnView, User, Where
 from carca_bot.words.english import figure_name
+from carca_bot.words.tiles import tile_name
 
 _T = Domain("local")
 _ = _T.gettext
@@ -43,7 +44,8 @@ async def play_random_move(service: GameService, where: Where, user: User,
     x, y, rot = rng.choice(choices.placements)
     await service.place_tile(where, user, x, y, rot)
     return await _finish(service, where, user, rng, _("{tile} at {square} turned {degrees}")
-                         .format(tile=choices.tile, square=f"{x},{y}", degrees=rot))
+                         .format(tile=tile_name(choices.tile or ""), square=f"{x},{y}",
+                                 degrees=rot))
 
 
 async def _abbey_turn(service: GameService, where: Where, user: User, choices: Choices,

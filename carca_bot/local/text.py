@@ -1,28 +1,35 @@
-"""What the terminal prints: help, the board as text, scores.
+"""What the terminal prints: help, the seat order, whose turn it is, the moves a player
+could type, the scores and the closing ranking.
 
-Command words (`place`, `draw`, `confirm`, ...) and feature codes (N, SL, C) stay as
-they are typed in every language; the sentences around them are translated.
+Command words and feature codes are shown in the language being spoken
+(`carca_bot.local.vocab`), as the player types them; tiles by what is on them
+(`carca_bot.words.tiles`), never by catalogue id.
 """
 
 from __future__ import annotations
 
-from carca_bot.engine.board import ABBEY
 from carca_bot.engine.game import Game
-from carca_bot.i18n import N_, Domain
-from carca_bot.service import Choices, TurnView
-from carca_bot.words import say, situation
+from carca_bot.engine.moves import Move, PlaceTile
+from carca_bot.i18n import N_, Domain, current
+from carca_bot.local import vocab
+from carca_bot.service import Choices, SeatView, TurnView
+from carca_bot.words import feature_label, say
+from carca_bot.words.alt import ranking_words
 from carca_bot.words.english import figure_name
+from carca_bot.words.service import must_words
+from carca_bot.words.tiles import tile_name
 
 _T = Domain("local")
 _ = _T.gettext
 ngettext = _T.ngettext
 pgettext = _T.pgettext
 
-# TRANSLATORS: keep the command words (place, draw, follower, ...), the capital
-# placeholders (X Y ROT FIGURE ON ...) and the feature codes (N E S W, NL ..., C, G)
-# exactly as they are: players type them. Keep the columns aligned.
+# TRANSLATORS: the command words here must be the ones the catalogue gives for the
+# "command" context (place -> colocar, ...), and the feature codes the ones
+# carca_bot/local/vocab.py reads (N E S O, NI ND ..., NO NE SE SO, C, J); the English
+# words are taken too. The capital placeholders may be translated. Keep the columns.
 HELP = N_("""\
-Commands (the same words the Discord bot uses; ROT is 0, 90, 180 or 270):
+Commands (ROT is 0, 90, 180 or 270 degrees clockwise):
   place X Y ROT [FIGURE ON]   place your tile, optionally with a figure on it
   draw                        draw a tile instead of placing your abbey
   follower [FIGURE] ON        a figure on the tile just placed (follower N, follower abbot C)
@@ -34,15 +41,15 @@ Commands (the same words the Discord bot uses; ROT is 0, 90, 180 or 270):
   abbey X Y | abbey skip      your abbey into a hole (or keep it in the last round)
   wagon X Y ON | wagon return move your wagon after its feature scored, or take it back
   confirm | undo              end the turn (it scores) | take back the last step
-  moves                       where your tile fits
-  board | status | score      the board, whose turn, the scores
+  moves                       every move you could type now
+  board | status | score      the whole board, whose turn it is, the scores
   resign                      the player to act resigns
   export FILE                 save the game as a carca-record/1 file
   help | quit
 Squares are X Y with y growing to the south; features are named by edge: N E S W,
-fields by half-edge NL NR EL ER SL SR WL WR, a monastery C, a garden G.""")
-
-ARROWS = "^>v<"
+fields by half-edge NL NR EL ER SL SR WL WR, a monastery C, a garden G.
+On the board: the squares where your tile fits show their X,Y; figures show their
+player's number; the last tile placed has its corners in its player's colour.""")
 
 
 def help_text() -> str:
@@ -58,31 +65,30 @@ def thing_name(kind: str) -> str:
     return figure_name(kind)
 
 
-def board_text(game: Game) -> str:
-    """The tiles as a grid of ids with an arrow for where their north edge points."""
-    tiles = game.board.tiles
-    xs = [x for x, _ in tiles]
-    ys = [y for _, y in tiles]
-    width = max(len(t.tile) for t in tiles.values()) + 2
-    header = "     " + "".join(f"{x:>{width}}" for x in range(min(xs), max(xs) + 1))
-    lines = [header]
-    for y in range(min(ys), max(ys) + 1):
-        cells = []
-        for x in range(min(xs), max(xs) + 1):
-            placed = tiles.get((x, y))
-            if placed is None:
-                cells.append(f"{'.':>{width}}")
-            elif placed.tile == ABBEY:
-                cells.append(f"{'AB':>{width}}")
-            else:
-                cells.append(f"{placed.tile + ARROWS[placed.rot]:>{width}}")
-        lines.append(f"{y:>5}" + "".join(cells))
+def code(engine_code: str) -> str:
+    return vocab.code(engine_code, current())
+
+
+def figures_text(game: Game) -> list[str]:
+    """Each figure on the board, by its player and number: 'Ana (1): follower on E at
+    1,0'."""
     names = game.players
-    for figure in game.figures:
-        lines.append("  " + _("{name}: {figure} on {on} at {square}").format(
-            name=names[figure.player], figure=figure_name(figure.kind), on=figure.on,
-            square=f"{figure.pos[0]},{figure.pos[1]}"))
-    return "\n".join(lines)
+    return ["  " + _("{name} ({number}): {figure} on {on} at {square}").format(
+        name=names[f.player], number=f.player + 1, figure=figure_name(f.kind),
+        on=code(f.on), square=f"{f.pos[0]},{f.pos[1]}") for f in game.figures]
+
+
+def seat_name(seat: SeatView, number: int) -> str:
+    """'2 Ben' or '3 AI (easy)': a seat as the board numbers its figures."""
+    return f"{number} {seat.name}"
+
+
+def seat_order_text(view: TurnView) -> str:
+    """The turn order, which the game drew at random, with the numbers the board shows
+    on each player's figures."""
+    order = ", ".join(seat_name(s, i + 1) for i, s in enumerate(view.seats))
+    return _("Seat order (drawn at random; the numbers are on each player's figures): "
+             "{order}").format(order=order)
 
 
 def scores_text(view: TurnView) -> str:
@@ -98,36 +104,74 @@ def scores_text(view: TurnView) -> str:
     return "\n".join(parts)
 
 
+def step_words(step: Move) -> str:
+    """A step of the turn so far; a tile by what is on it."""
+    if isinstance(step, PlaceTile):
+        return _("{tile} at {square} turned {degrees}").format(
+            tile=tile_name(step.tile), square=f"{step.pos[0]},{step.pos[1]}",
+            degrees=step.rot * 90)
+    return say(step)
+
+
+def turn_words(view: TurnView) -> str:
+    """Whose turn it is and what they must do: 'Ana's turn: place your tile'."""
+    seat = view.deciding
+    if view.finished or seat is None:
+        return _("the game is over")
+    if view.must == "place" and view.tile is not None and view.yours:
+        return _("{name}'s turn: place your tile").format(name=seat.name)
+    if seat.ai is not None:
+        return _("{name}'s turn (the AI plays it)").format(name=seat.name)
+    return _("{name}'s turn: {doing}").format(name=seat.name,
+                                              doing=must_words(view.must, view.yours))
+
+
 def status_text(view: TurnView) -> str:
+    """The status line: the game, how far it is, and whose turn it is."""
     moves = ngettext("{n} move", "{n} moves", view.moves).format(n=view.moves)
     left = ngettext("{n} tile left", "{n} tiles left", view.tiles_left).format(
         n=view.tiles_left)
-    head = _("game {game}, {moves}, {left}").format(game=view.game_id, moves=moves, left=left)
+    head = _("game {game} · {moves} · {left}").format(game=view.game_id, moves=moves,
+                                                      left=left)
     steps = ("\n  " + _("this turn so far: {steps}").format(
-        steps="; ".join(say(s) for s in view.steps))
+        steps="; ".join(step_words(s) for s in view.steps))
              if view.steps else "")
-    return f"{head}: {situation(view)}{steps}"
+    return f"{head} · {turn_words(view)}{steps}"
+
+
+def closing_text(view: TurnView) -> str:
+    """The end: who won (ties named) and the ranking."""
+    seats = view.seats
+    ranking = ranking_words([s.name for s in seats], [s.score for s in seats],
+                            [s.resigned for s in seats])
+    head = (_("Game over by resignation.") if view.outcome == "resigned"
+            else _("Game over."))
+    return f"{head} {ranking}"
 
 
 def choices_text(choices: Choices) -> str:
     """The legal options, as commands the player could type."""
+    c, arg = vocab.command, vocab.argument
     lines = []
     if choices.can_draw:
-        lines.append("draw")
-    lines += [f"place {x} {y} {r}" for x, y, r in choices.placements]
-    lines += [f"abbey {x} {y}" for x, y in choices.abbey_squares]
-    lines += [f"deploy {figure} {on}" for figure, on in choices.deployments]
+        lines.append(c("draw"))
+    lines += [f"{c('place')} {x} {y} {r}" for x, y, r in choices.placements]
+    lines += [f"{c('abbey')} {x} {y}" for x, y in choices.abbey_squares]
+    where = {label.on: feature_label(label.kind, label.where) for label in choices.labels}
+    lines += [f"{c('deploy')} {vocab.figure(f)} {code(on)}"
+              + (f" ({where[on]})" if on in where else "") for f, on in choices.deployments]
     if choices.can_recall:
-        lines.append("recall")
-    lines += [f"tunnel {x} {y} {side} {pair + 1}" for x, y, side, pair in choices.tokens]
-    lines += [f"wagon {x} {y} {on}" for x, y, on in choices.wagon_moves]
+        lines.append(c("recall"))
+    lines += [f"{c('tunnel')} {x} {y} {code(side)} {pair + 1}"
+              for x, y, side, pair in choices.tokens]
+    lines += [f"{c('wagon')} {x} {y} {code(on)}" for x, y, on in choices.wagon_moves]
     if choices.wagon_moves or choices.must == "wagon":
-        lines.append("wagon return")
+        lines.append(f"{c('wagon')} {arg('return')}")
     if choices.can_skip_abbey:
-        lines.append("abbey skip")
+        lines.append(f"{c('abbey')} {arg('skip')}")
     if choices.can_confirm:
-        lines.append("confirm")
+        lines.append(c("confirm"))
     options = " | ".join(lines) or _("nothing to do")
     if choices.tile:
-        return _("tile {tile}: {options}").format(tile=choices.tile, options=options)
+        return _("{tile}: {options}").format(tile=tile_name(choices.tile), options=options)
     return options

@@ -1,6 +1,6 @@
 """The board picture: game state to PNG bytes, for the channel after every move.
 
-`render_board(game)` and `render_your_tile(game, tile)` are what the bot calls;
+`render_board(game)` (and `render_your_tile`, drawn by `render.yourtile`) are what the bot calls;
 `BoardRenderer` does the work and keeps what survives a move: the composed tile layer at
 the current scale. A move then pastes only the newest tile, draws figures, tokens and the
 panel over the layer (putting back what was under them afterwards) and encodes; when the
@@ -23,6 +23,7 @@ from carca_bot.engine.geometry import Pos
 from carca_bot.render import panel
 from carca_bot.render.anchors import anchors
 from carca_bot.render.figure_art import FIGURE_KINDS, MARKER_KINDS, figure_image, marker_image
+from carca_bot.render.formats import ImageTooLarge
 from carca_bot.render.grid import (
     BACKGROUND,
     MAX_SIDE,
@@ -31,12 +32,14 @@ from carca_bot.render.grid import (
     Layout,
     base_layer,
     make_layout,
+    paste_tiles,
+    placed,
 )
 from carca_bot.render.palette import PLAYERS
 from carca_bot.render.pieces import Paint, Scratch, draw_pieces
 from carca_bot.render.png import encode_rgb
 from carca_bot.render.tile_art import all_tile_ids, tile_image, tunnel_sensitive
-from carca_bot.render.yourtile import your_tile_paint
+from carca_bot.render.yourtile import render_your_tile as your_tile_picture
 
 __all__ = ["MAX_BYTES", "MAX_SIDE", "BoardRenderer", "ImageTooLarge", "render_board",
            "render_your_tile"]
@@ -45,33 +48,12 @@ MAX_BYTES = 2_000_000
 COMPRESS_LEVEL = 1  # zlib levels 1-3 give about the same size on this art; 1 is fastest
 
 
-class ImageTooLarge(ValueError):
-    """Even the smallest picture does not fit the byte limit."""
-
-
 @dataclass
 class _Layer:
     layout: Layout
     tunnel: bool
     image: Image.Image
     tiles: dict[Pos, tuple[str, int]]
-
-
-def placed(game: Game) -> dict[Pos, tuple[str, int]]:
-    """Each placed tile as (tile id, quarter turns), by square."""
-    return {pos: (p.tile, p.rot) for pos, p in game.board.tiles.items()}
-
-
-def paste_tiles(img: Image.Image, lay: Layout, tiles: dict[Pos, tuple[str, int]],
-                tunnel: bool) -> None:
-    """Paste the tiles on squares the layout shows (a tile beside the crop would cover the
-    labels), in square order."""
-    t = lay.tile
-    for pos in sorted(tiles):
-        if lay.holds(pos):
-            tile, rot = tiles[pos]
-            left, top, _, _ = lay.box(pos)
-            img.paste(tile_image(tile, rot, t, tunnel), (left, top))
 
 
 def _paste_tiles(layer: _Layer, tiles: dict[Pos, tuple[str, int]]) -> None:
@@ -174,13 +156,6 @@ class BoardRenderer:
         with self.painted(game, *self._board(game, language), cap) as (img, lay):
             return img.copy(), lay
 
-    def your_tile_image(self, game: Game, tile: str, cap: int = TILE_STEPS[0],
-                        language: str = "en") -> tuple[Image.Image, Layout]:
-        """The your-tile picture as a fresh image, with its layout (for tests and previews)."""
-        paint = your_tile_paint(game, tile, language)
-        with self.painted(game, *paint, cap, "your_tile") as (img, lay):
-            return img.copy(), lay
-
     def render(self, game: Game, max_bytes: int | None = None, language: str = "en") -> bytes:
         """The board as PNG bytes, shrunk until it fits `max_bytes` (and MAX_BYTES), its
         words in `language`."""
@@ -189,9 +164,9 @@ class BoardRenderer:
 
     def your_tile(self, game: Game, tile: str, max_bytes: int | None = None,
                   language: str = "en") -> bytes:
-        """The active player's picture: `tile` in four rotations and its legal squares."""
-        column, paint = your_tile_paint(game, tile, language)
-        return self.fit(game, column, paint, max_bytes, "your_tile")
+        """The active player's picture (`render.yourtile`): `tile` in four rotations, the
+        squares where it fits best magnified, and the rest listed."""
+        return your_tile_picture(game, tile, max_bytes, language)
 
     def fit(self, game: Game, column: Column, paint: Paint, max_bytes: int | None,
             kind: str = "board") -> bytes:
@@ -237,9 +212,8 @@ def render_board(game: Game, max_bytes: int | None = None, language: str = "en")
 
 def render_your_tile(game: Game, tile: str, max_bytes: int | None = None,
                      language: str = "en") -> bytes:
-    """The drawn tile in its four rotations beside the board with its legal squares marked,
-    its words in `language`."""
-    return _renderer().your_tile(game, tile, max_bytes, language)
+    """The drawn tile's picture (`render.yourtile`), its words in `language`."""
+    return your_tile_picture(game, tile, max_bytes, language)
 
 
 def warm_up() -> None:

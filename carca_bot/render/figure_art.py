@@ -12,12 +12,27 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from carca_bot.engine.figures import FIGURE_TABLE
+from carca_bot.engine.rules import PIECES
 from carca_bot.render import palette as pal
 from carca_bot.render import text
 from carca_bot.render.tile_art import ASSETS
 
-FIGURE_KINDS = ("follower", "farmer", "abbot", "mayor", "wagon", "barn")
+
+def lying(figure: str) -> str:
+    """The picture of a figure that farms, lying in a field ('farmer' for the follower)."""
+    return "farmer" if figure == "follower" else f"{figure}_farmer"
+
+
+# Every figure of the figure table has a picture, and each that farms a lying one too.
+FIGURE_KINDS = tuple(kind for f in FIGURE_TABLE
+                     for kind in ((f.name, lying(f.name)) if f.farms else (f.name,)))
+# Pictures drawn first, under the standing ones: figures lying in fields, corner figures.
+FLAT_KINDS = frozenset({lying(f.name) for f in FIGURE_TABLE if f.farms}
+                       | {f.name for f in FIGURE_TABLE if f.corner})
 MARKER_KINDS = ("king", "robber")
+# Pieces held in hand with a picture of their own (goods tokens, say), by `supply` key.
+PIECE_KINDS = tuple(p.name for p in PIECES if p.art)
 FIGURE_SIZE = 64
 TOKEN_SIZE = 48
 _MOUTH: tuple[float, float, float, float] = (0.5, 0.63, 0.34, 0.22)  # centre, width, height
@@ -33,6 +48,10 @@ def token_file(player: int) -> str:
 
 def marker_file(kind: str) -> str:
     return f"figures/{kind}.png"
+
+
+def piece_file(kind: str) -> str:
+    return f"figures/piece-{kind}.png"
 
 
 def _load(rel: str, size: int, master: int) -> Image.Image:
@@ -88,3 +107,15 @@ def marker_image(kind: str, size: int = FIGURE_SIZE) -> Image.Image:
 @lru_cache(maxsize=64)
 def _marker(kind: str, size: int) -> Image.Image:
     return _load(marker_file(kind), size, FIGURE_SIZE)
+
+
+def piece_image(kind: str, size: int = TOKEN_SIZE) -> Image.Image:
+    """The picture of a piece held in hand (one of `PIECE_KINDS`), in no player's colour."""
+    if kind not in PIECE_KINDS:
+        raise ValueError(f"unknown piece {kind!r}")
+    return _piece(kind, size).copy()
+
+
+@lru_cache(maxsize=64)
+def _piece(kind: str, size: int) -> Image.Image:
+    return _load(piece_file(kind), size, TOKEN_SIZE)

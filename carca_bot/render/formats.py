@@ -19,6 +19,12 @@ Format = Literal["png", "png256", "webp"]
 FORMATS: tuple[Format, ...] = get_args(Format)
 MIME: dict[Format, str] = {"png": "image/png", "png256": "image/png", "webp": "image/webp"}
 SUFFIX: dict[Format, str] = {"png": ".png", "png256": ".png", "webp": ".webp"}
+
+
+class ImageTooLarge(ValueError):
+    """Even the smallest picture does not fit the byte limit."""
+
+
 PNG_LEVEL = 1  # the full-colour writer's zlib level (render/png.py)
 PALETTE_LEVEL = 6  # zlib level for 256 colours: level 9 saves ~6% for 3-5 times the time
 WEBP_METHOD = 0  # libwebp's effort, 0-6: 0 is fastest; 6 halves the bytes in 300x the time

@@ -17,6 +17,7 @@ from carca_bot.engine.game import Game
 from carca_bot.engine.geometry import Pos
 from carca_bot.render import palette as pal
 from carca_bot.render import text
+from carca_bot.render.tile_art import tile_image
 from carca_bot.render.units import Pt
 
 MAX_SIDE = 2400
@@ -87,6 +88,23 @@ class Layout:
         return min(max(18, round(0.3 * self.tile)), round(0.5 * self.tile))
 
 
+def placed(game: Game) -> dict[Pos, tuple[str, int]]:
+    """Each placed tile as (tile id, quarter turns), by square."""
+    return {pos: (p.tile, p.rot) for pos, p in game.board.tiles.items()}
+
+
+def paste_tiles(img: Image.Image, lay: Layout, tiles: dict[Pos, tuple[str, int]],
+                tunnel: bool) -> None:
+    """Paste the tiles on squares the layout shows (a tile beside the crop would cover the
+    labels), in square order."""
+    t = lay.tile
+    for pos in sorted(tiles):
+        if lay.holds(pos):
+            tile, rot = tiles[pos]
+            left, top, _, _ = lay.box(pos)
+            img.paste(tile_image(tile, rot, t, tunnel), (left, top))
+
+
 def bounds(game: Game) -> tuple[int, int, int, int]:
     """First column, first row, columns, rows: the tiles plus one empty square all round."""
     xs = [x for x, _ in game.board.tiles]
@@ -135,9 +153,10 @@ def label_strides(lay: Layout) -> tuple[int, int]:
     return max(1, across), max(1, down)
 
 
-def base_layer(lay: Layout) -> Image.Image:
-    """The whole picture before any tile: label bands, empty squares with their coordinates
-    and a light grid; the column on the right is left blank."""
+def base_layer(lay: Layout, coordinates: bool = True) -> Image.Image:
+    """The whole picture before any tile: label bands, empty squares (with their
+    coordinates, faintly, if `coordinates`) and a light grid; the column on the right is
+    left blank."""
     img = Image.new("RGB", (lay.width, lay.height), BACKGROUND)
     w, h = lay.board_size
     d = ImageDraw.Draw(img)
@@ -166,7 +185,7 @@ def base_layer(lay: Layout) -> Image.Image:
     text.draw(d, (lay.left - small // 3, lay.top - small // 4), "y\\x", small,
               fill=text.MUTED, anchor="rs")
     size = min(22, round(0.2 * t))
-    if size >= 9:
+    if coordinates and size >= 9:
         for pos in lay.squares():
             left, top, _, _ = lay.box(pos)
             text.draw(d, (left + t // 2, top + t // 2), f"{pos[0]},{pos[1]}", size,

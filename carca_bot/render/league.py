@@ -56,6 +56,11 @@ class LeaderRow:
 TIEBREAK_HEADINGS: Mapping[str, tuple[str, str]] = {
     "wins": (N_("W"), N_("W: games won")),
     "buchholz": (N_("BH"), N_("BH: Buchholz (the opponents' wins)")),
+    "buchholz_cut1": (N_("BH-1"), N_("BH-1: Buchholz less the weakest opponent")),
+    "median": (N_("Med"), N_("Med: median Buchholz (less the weakest and the strongest "
+                            "opponent)")),
+    "sonneborn_berger": (N_("SB"), N_("SB: Sonneborn-Berger (each opponent's wins times "
+                                      "your result against them)")),
     "difference": (N_("Diff"), N_("Diff: point difference")),
     "scored": (N_("Scored"), N_("Scored: points scored")),
     "head_to_head": (N_("H2H"), N_("H2H: head-to-head")),
@@ -105,6 +110,13 @@ def standing_columns(tiebreaks: Sequence[str]) -> tuple[list[Column], list[str]]
         else:  # a tie-break this picture has no words for: its key, cut short
             columns.append(Column(safe_name(key)[:12]))
     return columns, legend
+
+
+def tiebreak_headings(keys: Sequence[str]) -> list[str]:
+    """The short headings of these tie-breaks, as the picture heads its columns, in the
+    language spoken (the bot's text table uses them too)."""
+    columns, _legend = standing_columns(keys)
+    return [c.heading for c in columns[len(columns) - len(keys):]]
 
 
 def _page_note(page: int, pages: int) -> str:

@@ -17,7 +17,7 @@ from carca_bot.engine.game import Game
 from carca_bot.engine.geometry import Pos
 from carca_bot.render import palette as pal
 from carca_bot.render.anchors import segment_point, tunnel_point
-from carca_bot.render.figure_art import figure_image, token_image
+from carca_bot.render.figure_art import FLAT_KINDS, figure_image, lying, token_image
 from carca_bot.render.grid import Layout
 from carca_bot.render.units import Pt
 
@@ -68,14 +68,15 @@ def figure_spots(game: Game) -> list[tuple[str, int, Pos, Pt]]:
     tunnel = game.setup.has("tunnel")
     spots: list[tuple[str, int, Pos, Pt]] = []
     for fig in game.figures:
-        if fig.kind == "barn":  # barns stand on the corner where four tiles meet
-            spots.append(("barn", fig.player, fig.pos, CORNERS.get(fig.on.upper(), (0.5, 0.5))))
+        if fig.type.corner:  # a barn stands on the corner where four tiles meet
+            spots.append((fig.kind, fig.player, fig.pos,
+                          CORNERS.get(fig.on.upper(), (0.5, 0.5))))
             continue
         pos, index = game.board.location[fig.node]
         placed = game.board.tiles[pos]
         kind = fig.kind
-        if kind == "follower" and game.board.feature(fig.node).kind is Kind.FIELD:
-            kind = "farmer"
+        if fig.type.farms and game.board.feature(fig.node).kind is Kind.FIELD:
+            kind = lying(kind)
         spots.append((kind, fig.player, pos,
                       segment_point(placed.tile, placed.rot, index, tunnel)))
     return spots
@@ -105,7 +106,7 @@ def draw_pieces(sheet: Scratch, lay: Layout, game: Game) -> None:
     spots = [(lay.at(pos, unit), kind, player) for kind, player, pos, unit in figure_spots(game)
              if lay.holds(pos)]
     order = sorted(range(len(spots)), key=lambda i: (
-        spots[i][1] not in ("farmer", "barn"), spots[i][0][1], spots[i][0][0], i))
+        spots[i][1] not in FLAT_KINDS, spots[i][0][1], spots[i][0][0], i))
     taken: list[tuple[int, int]] = []
     for i in order:
         (x, y), kind, player = spots[i]

@@ -45,7 +45,8 @@ RULE: RGB = (222, 216, 204)
 @dataclass(frozen=True, slots=True)
 class Tally:
     """What the card shows. `curves[p]` is seat p's score after each action (0 first);
-    `categories[p]` its points by category key; `shown` the columns, in order."""
+    `categories[p]` its points by category key; `shown` the columns, in order; `final[p]`
+    the points seat p got at the final scoring (empty: none, or not known)."""
 
     names: tuple[str, ...]
     scores: tuple[int, ...]
@@ -54,6 +55,7 @@ class Tally:
     curves: tuple[tuple[int, ...], ...]
     finished: bool
     moves: int
+    final: tuple[int, ...] = ()
 
 
 def places(scores: tuple[int, ...]) -> list[tuple[int, int]]:
@@ -129,7 +131,7 @@ def draw_summary(tally: Tally, width: int = WIDTH) -> Image.Image:
         y += row_h
         d.line([(pad, y - f // 6), (width - pad, y - f // 6)], fill=RULE, width=1)
 
-    chart = draw_chart(tally.names, tally.curves, (width - 2 * pad, chart_h))
+    chart = draw_chart(tally.names, tally.curves, (width - 2 * pad, chart_h), tally.final)
     img.paste(chart, (pad, y + round(0.8 * f)))
     return img
 

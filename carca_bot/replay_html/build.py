@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
@@ -221,13 +222,22 @@ def _script_json(data: Mapping[str, Any]) -> str:
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
+_PLACEHOLDER = re.compile(r"\{\{(LANG|TITLE|DATA)\}\}")
+
+
+def fill(template: str, values: Mapping[str, str]) -> str:
+    """The template with each `{{NAME}}` replaced by its value, in one pass over the
+    template alone: a value is never searched again, so a player named `{{DATA}}` stays
+    that text instead of pulling the whole replay into the title."""
+    return _PLACEHOLDER.sub(lambda found: values[found.group(1)], template)
+
+
 def page(data: Mapping[str, Any], language: str) -> str:
     title = str(data["words"]["title"])
     names = ", ".join(p["name"] for p in data["players"])
-    return (_template()
-            .replace("{{LANG}}", html.escape(language))
-            .replace("{{TITLE}}", html.escape(f"{title}: {names}"[:300]))
-            .replace("{{DATA}}", _script_json(data)))
+    return fill(_template(), {"LANG": html.escape(language),
+                              "TITLE": html.escape(f"{title}: {names}"[:300]),
+                              "DATA": _script_json(data)})
 
 
 def build_replay_html(game: Game, language: str = "en") -> bytes:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from carca_bot import store
+from carca_bot.league.standings import StandingRow as Standing  # a row of an event's table
 from carca_bot.league.standings import head_to_head
 from carca_bot.service.ai_play import AI_LEVELS, Thinks
 from carca_bot.service.ai_seats import AiOps, Hint
@@ -23,7 +24,6 @@ from carca_bot.service.clocks import ClockRules, QuietHours
 from carca_bot.service.errors import (
     BadInput,
     ChannelBusy,
-    GameMovedOn,
     IllegalMoveError,
     LimitReached,
     NoGameHere,
@@ -51,30 +51,59 @@ from carca_bot.service.model import (
     LANGUAGES,
     Choices,
     ExpelVote,
+    GameMovedOn,
     GameOptions,
     GameSummary,
     LanguagePrefs,
     Limits,
+    Moment,
     Note,
+    Played,
     SeatView,
+    Shown,
     TimerReport,
     Told,
     TurnOrder,
     TurnView,
     User,
     Where,
+    played,
 )
 from carca_bot.service.play import PlayOps
 from carca_bot.service.posts import CatchUp, PendingPost, PostOps
 from carca_bot.service.prefs import PrefsOps
-from carca_bot.service.ratings_ops import LeaderEntry, LeaderPage, PoolRating, Profile
+from carca_bot.service.privacy import (
+    Erased,
+    ErasePlan,
+    EventStep,
+    GameStep,
+    MessageRef,
+    PrivacyOps,
+    PrivacySettings,
+    SettingError,
+)
+from carca_bot.service.rating_reads import (
+    GameRating,
+    HeadToHead,
+    LeaderEntry,
+    LeaderPage,
+    Meeting,
+    Opponent,
+    PoolRating,
+    Profile,
+    RatingPoint,
+    RatingReads,
+    SeatRating,
+)
+from carca_bot.service.ratings_ops import RatingChange, VoidReport
+from carca_bot.service.shown import ShownOps
 from carca_bot.service.takeback import TakebackOps, TakebackView, VoteMessage
 from carca_bot.store import Store
 from carca_bot.store.rows import GameRow  # front ends read rows through the service
 
 
-class GameService(AiOps, TakebackOps, ClockOps, PlayOps, InfoOps, PostOps, PrefsOps,
-                  LeagueOps, MessageOps):
+class GameService(PrivacyOps, AiOps, TakebackOps, ClockOps, PlayOps, InfoOps, PostOps,
+                  PrefsOps, RatingReads, LeagueOps, MessageOps, ShownOps):
     """All operations; one instance per process and database file."""
 
     @classmethod
@@ -121,15 +150,21 @@ __all__ = [
     "ChannelBusy",
     "Choices",
     "ClockRules",
+    "ErasePlan",
+    "Erased",
     "EventInfo",
     "EventNotice",
+    "EventStep",
     "ExpelVote",
     "FeatureLabel",
     "GameMovedOn",
     "GameOptions",
+    "GameRating",
     "GameRow",
     "GameService",
+    "GameStep",
     "GameSummary",
+    "HeadToHead",
     "Hint",
     "IllegalMoveError",
     "LanguagePrefs",
@@ -137,6 +172,9 @@ __all__ = [
     "LeaderPage",
     "LimitReached",
     "Limits",
+    "Meeting",
+    "MessageRef",
+    "Moment",
     "NoGameHere",
     "NotAllowed",
     "NotInGame",
@@ -144,14 +182,23 @@ __all__ = [
     "NotYourTurn",
     "Note",
     "NotifyPref",
+    "Opponent",
     "Pairing",
     "PendingPost",
+    "Played",
     "PoolRating",
+    "PrivacySettings",
     "Profile",
     "QuietHours",
+    "RatingChange",
+    "RatingPoint",
     "SavedNotShown",
+    "SeatRating",
     "SeatView",
     "ServiceError",
+    "SettingError",
+    "Shown",
+    "Standing",
     "TakebackView",
     "TimerReport",
     "Told",
@@ -160,8 +207,10 @@ __all__ = [
     "Unavailable",
     "User",
     "Vacation",
+    "VoidReport",
     "VoteMessage",
     "Where",
     "event_config",
     "head_to_head",
+    "played",
 ]

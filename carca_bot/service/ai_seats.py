@@ -41,10 +41,10 @@ from carca_bot.service.ai_play import (
     seat_seconds,
 )
 from carca_bot.service.core import Body, log, nothing
-from carca_bot.service.errors import BadInput, GameMovedOn, NotAllowed, NotInGame, NotNow
+from carca_bot.service.errors import BadInput, NotAllowed, NotInGame, NotNow
 from carca_bot.service.live import Live
 from carca_bot.service.lobby import LobbyOps, unique_name
-from carca_bot.service.model import MAX_PLAYERS, Note, TurnView, User, Where
+from carca_bot.service.model import MAX_PLAYERS, GameMovedOn, Note, TurnView, User, Where
 from carca_bot.service.play_auto import auto_move
 from carca_bot.service.views import must_of
 from carca_bot.store import SeatRow

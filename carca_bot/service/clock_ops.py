@@ -4,22 +4,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from carca_bot.service.clocks import DAY, vacation_problem
+from carca_bot.service.clocks import DAY, ClockRules, vacation_problem
 from carca_bot.service.errors import BadInput, NotAllowed, NotInGame, NotNow
 from carca_bot.service.live import Live
 from carca_bot.service.lobby import LobbyOps
 from carca_bot.service.model import GameOptions, Note, TurnView, User, Where
+from carca_bot.service.timing import game_vacations
 
 MAX_VACATION_DAYS = 31
 
 
 @dataclass(frozen=True)
 class Vacation:
-    """A vacation taken or ended: when it runs, and the clock games it pauses."""
+    """A vacation taken or ended: when it runs, the clock games it concerns, and for each
+    of them when its clock runs again (`start` where the game allows no vacation; each
+    game counts the vacation by its own rules: `timing.game_vacations`)."""
 
     start: float
     end: float
     games: tuple[int, ...]
+    paused: tuple[tuple[int, float], ...] = ()  # (game id, the pause's end there)
 
 
 class ClockOps(LobbyOps):
@@ -63,12 +67,15 @@ class ClockOps(LobbyOps):
 
     async def take_vacation(self, user_id: str, days: float,
                             now: float | None = None) -> Vacation:
-        """Pause the user's clock in all their clock games for `days` days from `now`.
+        """Pause the user's clock in their clock games for `days` days from `now`.
 
-        Each game's rules bound the days per calendar month (`vacation_problem`; the
-        strictest of the user's games applies): BadInput with its code if refused,
-        NotAllowed("no_clock_games") when the user plays no clock game. The deadlines
-        of the games where it is their turn move on at once.
+        Each game counts the vacation by its own rules (`timing.game_vacations`): not at
+        all where they allow no vacation, up to their days per vacation and per calendar
+        month where they allow some (`Vacation.paused` says how long, per game). It is
+        refused only when no game would accept it whole (`vacation_problem`: BadInput
+        with the code of the most generous game), and NotAllowed("no_clock_games") when
+        the user plays no clock game. The deadlines of the games where it is their turn
+        move on at once.
         """
         now = self.clock() if now is None else now
         if not 0 < days <= MAX_VACATION_DAYS:
@@ -77,18 +84,30 @@ class ClockOps(LobbyOps):
         if not games:
             raise NotAllowed("no_clock_games")
         taken = (await self.store.vacations([user_id]))[user_id]
-        for game_id in games:
-            row = await self.store.game(game_id)
-            rules = None if row is None else GameOptions.from_json(row.options).clock
-            if rules is None:
-                continue
-            code = vacation_problem(rules, taken, now, days)
-            if code is not None:
-                raise BadInput(code, days=rules.vacation_days)
+        rules = await self._clock_rules_of(games)
+        problems = [(r.vacation_days, vacation_problem(r, taken, now, days))
+                    for r in rules.values()]
+        refusals = [(most, code) for most, code in problems if code is not None]
+        if refusals and len(refusals) == len(problems):
+            most, code = max(refusals, key=lambda found: found[0])
+            raise BadInput(code, days=most)
         end = now + days * DAY
         await self.store.add_vacation(user_id, now, end)
         await self._retime(games, user_id)
-        return Vacation(now, end, tuple(games))
+        mine = [*taken, (now, end)]
+        return Vacation(now, end, tuple(games), tuple(
+            (game_id, next((e for s, e in game_vacations(r, mine) if s == now), now))
+            for game_id, r in rules.items()))
+
+    async def _clock_rules_of(self, games: list[int]) -> dict[int, ClockRules]:
+        """Each of these games' clock rules (games without a clock left out)."""
+        found: dict[int, ClockRules] = {}
+        for game_id in games:
+            row = await self.store.game(game_id)
+            rules = None if row is None else GameOptions.from_json(row.options).clock
+            if rules is not None:
+                found[game_id] = rules
+        return found
 
     async def end_vacation(self, user_id: str, now: float | None = None) -> Vacation:
         """End the user's vacation now (and drop the ones planned); their clocks run again.

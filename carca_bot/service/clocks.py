@@ -14,7 +14,9 @@ import heapq
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
+
+from carca_bot.service.zones import zone_problem
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -80,10 +82,9 @@ class ClockRules:
             return "reminders_out_of_range"
         if self.on_timeout not in TIMEOUTS:
             return "unknown_timeout"
-        try:
-            ZoneInfo(self.timezone)
-        except (ZoneInfoNotFoundError, ValueError):
-            return "unknown_time_zone"
+        zone = zone_problem(self.timezone)  # the tz database's names only (zones.py)
+        if zone is not None:
+            return zone
         return self.quiet.problem() if self.quiet else None
 
 
@@ -154,9 +155,38 @@ def bank_after_move(rules: ClockRules, bank: float, used: float) -> float:
     return min(float(rules.cap), max(0.0, bank - used) + rules.increment)
 
 
+# Reminders are counted per game and decision, but a player gets at most one message a
+# day (REMIND_GAP) across all their games: a reminder that falls due when the player had
+# one less than a day ago is owed, not dropped, and the player's next message carries
+# every reminder owed to them that still matters (the player has not moved since), and
+# every game of theirs that would run out before the message after it could go
+# (`told_ahead`): so a decision that began before a message and ends within the next
+# day is told in that message. (One that begins and runs out between two messages
+# cannot be told without a second message that day.)
+REMIND_GAP = DAY
+
+
 def may_remind(last_reminded: float | None, now: float) -> bool:
-    """At most one reminder a day per player, across all their games."""
-    return last_reminded is None or now - last_reminded >= DAY
+    """At most one reminder message a day per player, across all their games."""
+    return last_reminded is None or now - last_reminded >= REMIND_GAP
+
+
+def told_ahead(deadline: float | None, now: float) -> bool:
+    """Whether a message sent at `now` must also tell of a game running out at
+    `deadline`: it runs out before the player's next message may be sent."""
+    return deadline is not None and now < deadline < now + REMIND_GAP
+
+
+def escalation(rule: str, limit: int, in_game: int, in_event: int) -> str | None:
+    """What an event does when one of its players has run out of time again (BGA's
+    ladder: the game's own time-out choice first, then the event's): "forfeit" the
+    match after `limit` time-outs in one game, "expel" from the event after `limit` in
+    its games; None: nothing more yet (or the event's rule is "none")."""
+    if rule == "forfeit" and in_game >= limit:
+        return "forfeit"
+    if rule == "expel" and in_event >= limit:
+        return "expel"
+    return None
 
 
 def _month_start(year: int, month: int, zone: ZoneInfo) -> float:

@@ -40,7 +40,6 @@ from carca_bot.service.ai_play import (
     play_plan,
 )
 from carca_bot.service.errors import (
-    GameMovedOn,
     NoGameHere,
     NotAllowed,
     NotInGame,
@@ -52,6 +51,7 @@ from carca_bot.service.live import Batch, Live, Pending, owed_post, rebuild
 from carca_bot.service.model import (
     DAY,
     DEFAULT_LIMITS,
+    GameMovedOn,
     Limits,
     Note,
     Told,
@@ -61,8 +61,14 @@ from carca_bot.service.model import (
 )
 from carca_bot.service.outbox import told_json
 from carca_bot.service.play_auto import auto_move
-from carca_bot.service.shards import Shards, holder_name
-from carca_bot.service.timing import ClockState, after_decision, starting, times
+from carca_bot.service.shards import ShardView, holder_name
+from carca_bot.service.timing import (
+    ClockState,
+    after_decision,
+    starting,
+    times,
+    vacations_in_game,
+)
 from carca_bot.service.views import build_view, deciding_seat, must_of
 from carca_bot.store import Conflict, PublicChange, SeatRow, Store, Usage, UsageCheck
 
@@ -112,7 +118,7 @@ class ServiceCore:
         # `after` the version before that change (see `ai_seats.AiOps`).
         self.on_public_change: Callable[[int, int], Awaitable[None]] | None = None
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
-        self.shards: Shards | None = None  # the servers whose timers and posts are ours
+        self.shards: ShardView | None = None  # the servers whose timers and posts are ours
         self.holder = holder_name()  # this process, on the leases it takes (shards.py)
 
     # -- finding and loading games ----------------------------------------------
@@ -163,9 +169,7 @@ class ServiceCore:
         async with self._locks[game_id]:
             try:
                 live = await self._load(game_id)
-                if live.options.clock is not None:  # not versioned: read afresh every time
-                    live.vacations = await self.store.vacations(
-                        s.user_id for s in live.seats if s.user_id is not None)
+                await self._read_vacations(live)  # not versioned: read afresh every time
                 if (live.version != expect if expect is not None
                         else strict and self._commits[game_id] != arrived):
                     raise GameMovedOn(MOVED_ON, self._view(live, viewer, []))
@@ -173,6 +177,14 @@ class ServiceCore:
             except BaseException:
                 self._cache.pop(game_id, None)
                 raise
+
+    async def _read_vacations(self, live: Live) -> None:
+        """A clock game's players' vacations, as the game's own rules count them
+        (`timing.vacations_in_game`: none where they allow none)."""
+        rules = live.options.clock
+        if rules is not None:
+            live.vacations = vacations_in_game(rules, await self.store.vacations(
+                s.user_id for s in live.seats if s.user_id is not None))
 
     async def _act(self, where: Where, user: User, body: Body, expect: int | None = None,
                    strict: bool = False) -> TurnView:
@@ -313,6 +325,8 @@ class ServiceCore:
             live.seq += 1
             live.pending = pending
             self._change(live, changes)
+            if last and game.finished:
+                self._game_finishing(live)
         if live.options.clock is not None:
             self._change(live, self._clock_changes(live, now, decided))
 
@@ -343,11 +357,18 @@ class ServiceCore:
             self._game_ended(live)
         return True
 
+    def _game_finishing(self, live: Live) -> None:
+        """A game has just been played to its end, not yet stored: its notes may still
+        be added (the ratings' hook: ratings_ops)."""
+
     def _game_ended(self, live: Live) -> None:
         """A running game has just ended and is stored (the ratings' hook: ratings_ops)."""
 
     async def _after_commands(self) -> None:
         """Work on games that ended, run with no game lock held (ratings_ops)."""
+
+    async def _privacy_timers(self, now: float) -> None:
+        """Deletions that are due: servers the bot left, games past retention (privacy)."""
 
     def _deadline(self, live: Live) -> float | None:
         """A per-decision timer's deadline (a clock game's comes from `_clock_changes`)."""

@@ -6,12 +6,9 @@ The service writes no sentences: front ends say a refusal with `carca_bot.words.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from carca_bot.engine.errors import IllegalMove
-
-if TYPE_CHECKING:
-    from carca_bot.service.model import TurnView
 
 _CODE = re.compile(r"[a-z][a-z0-9_]*")
 # The code of a refusal built from a sentence: only front ends build those (their own
@@ -96,11 +93,3 @@ class SavedNotShown(ServiceError):
 
     Its public post, if it owes one, is kept for `pending_posts`.
     """
-
-
-class GameMovedOn(ServiceError):
-    """Another command changed the game first; `view` is the game as it is now."""
-
-    def __init__(self, code: str, view: TurnView) -> None:
-        super().__init__(code)
-        self.view = view

@@ -1,5 +1,9 @@
 """CPU-heavy work kept off the event loop: rebuilding games and replaying imported records.
 
+An imported record is read by the engine's bounded record reader, the same one
+`carca-bot replay` uses (`decode`), and its refusals keep the reader's codes, which the
+words layer says in the player's language (`refusal`).
+
 Rebuilds run in a small thread pool and are never refused. Imports run in a pool
 of their own, one at a time, so hostile records cannot hold up rebuilds, and each
 must finish replaying within `Limits.import_seconds`. Threads share the GIL with
@@ -18,7 +22,13 @@ from typing import TypeVar
 
 from carca_bot.engine.errors import IllegalMove, RecordError
 from carca_bot.engine.game import Game
-from carca_bot.engine.record import Record, parse_record, play_action
+from carca_bot.engine.record import (
+    Record,
+    load_record_bytes,
+    load_record_text,
+    parse_record,
+    play_action,
+)
 from carca_bot.service.errors import BadInput
 from carca_bot.service.model import Limits
 
@@ -50,24 +60,38 @@ def _too_big(size: int, limit: int) -> BadInput:
 
 
 def decode(data: object, limit: int) -> object:
-    """The record as JSON values, refused before parsing if its text is over `limit` bytes.
+    """The record as JSON values, read by the engine's bounded reader: the one
+    `carca-bot replay` uses (`engine.record.load_record_text`), so every door refuses
+    the same records for the same reasons (a key twice in one object, a number too
+    long, nesting too deep, ...). Refused first if its text is over `limit` bytes (the
+    service's bound, below the engine's). RecordError for what the reader refuses.
 
-    Takes the file's bytes, or JSON already parsed (then measured as JSON text).
+    Takes the file's bytes, or JSON already parsed: then written out as JSON text and
+    read again, so it meets the same bounds as a file.
     """
     if isinstance(data, (bytes, bytearray)):
         if len(data) > limit:
             raise _too_big(len(data), limit)
-        try:
-            return json.loads(data)
-        except (ValueError, RecursionError) as exc:
-            raise BadInput("not_json", detail=str(exc)[:100]) from None
+        return load_record_bytes(bytes(data))
     try:
-        size = len(json.dumps(data))
-    except (TypeError, ValueError, RecursionError):
+        text = json.dumps(data, ensure_ascii=False)
+    except RecursionError:
+        raise BadInput("record_too_deep") from None
+    except (TypeError, ValueError):
         raise BadInput("not_json") from None
+    size = len(text.encode("utf-8", "surrogatepass"))
     if size > limit:
         raise _too_big(size, limit)
-    return data
+    return load_record_text(text)
+
+
+def refusal(exc: RecordError) -> BadInput:
+    """What the reader refused, as the service's refusal: the reader's own code and
+    params (words in the player's language); the shape checks without a code of their
+    own (`record_invalid`) quote the contract's message, with the action's index."""
+    if exc.code == "record_invalid":
+        return BadInput("record_invalid", detail=str(exc), index=exc.index)
+    return BadInput(exc.code, **exc.params)
 
 
 def replay_import(data: object, limits: Limits) -> tuple[Record, Game]:
@@ -82,8 +106,7 @@ def replay_import(data: object, limits: Limits) -> tuple[Record, Game]:
     try:
         record = parse_record(decode(data, limits.record_bytes))
     except RecordError as exc:
-        # `detail`: the record check's own words (the carca-record/1 contract's message).
-        raise BadInput("record_invalid", detail=str(exc), index=exc.index) from None
+        raise refusal(exc) from None
     except RecursionError:
         raise BadInput("record_too_deep") from None
     in_time()
@@ -99,7 +122,7 @@ def replay_import(data: object, limits: Limits) -> tuple[Record, Game]:
     except IllegalMove as exc:
         exc.names = record.setup.players
         raise BadInput("record_setup_refused", refusal=exc) from None
-    except ValueError as exc:
-        raise BadInput("record_setup_invalid", detail=str(exc)) from None
+    except ValueError:  # the checks above rule it out; no Python text reaches a player
+        raise BadInput("record_setup_invalid") from None
     in_time()
     return record, game

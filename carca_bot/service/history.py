@@ -207,6 +207,11 @@ def shown_categories(expansions: Sequence[str], table: Sequence[Mapping[str, int
 def tally(history: History) -> Tally:
     """The numbers of the end-of-game card (`carca_bot.render.summary.render_summary`)."""
     table = history.categories()
+    final = [0] * len(history.players)
+    for ev in (e for s in history.steps for e in s.events):
+        if ev.kind == "score" and ev.final:
+            for p in ev.players:
+                final[p] += ev.points
     return Tally(history.players, history.final.scores, table,
                  shown_categories(history.expansions, table), history.curves(),
-                 history.finished, len(history.steps))
+                 history.finished, len(history.steps), tuple(final))

@@ -10,14 +10,15 @@ from carca_bot import store
 from carca_bot.engine.game import Game
 from carca_bot.engine.record import write_record
 from carca_bot.service import errors
-from carca_bot.service.core import Body, ServiceCore, log, nothing
+from carca_bot.service.core import Body, log, nothing
 from carca_bot.service.errors import NoGameHere, NotAllowed
 from carca_bot.service.limits import check_import
 from carca_bot.service.live import LOBBY_CLOSED, Live, snapshot
-from carca_bot.service.lobby import SEED_BITS
+from carca_bot.service.lobby import CLOSED_LOBBY_GRACE, SEED_BITS
 from carca_bot.service.model import (
     DAY,
     MAX_PLAYERS,
+    GameMovedOn,
     GameOptions,
     GameSummary,
     Note,
@@ -26,13 +27,14 @@ from carca_bot.service.model import (
     User,
     Where,
 )
+from carca_bot.service.reminders import ReminderOps
 from carca_bot.service.shards import TIMER_LEASE, lease, release
 from carca_bot.service.timing import bank_now, reminders_due
 from carca_bot.service.views import deciding_seat, seat_score, seed_is_public
 from carca_bot.store import ChannelBusy, SeatRow
 
 
-class InfoOps(ServiceCore):
+class InfoOps(ReminderOps):
     async def _game_id(self, where: Where, game_id: int | None) -> int:
         """The named game, else the channel's running game, else its latest one."""
         if game_id is not None:
@@ -154,8 +156,10 @@ class InfoOps(ServiceCore):
         reported, and the alarm
         moves past it, so nothing fires twice, even across a restart.
 
-        A lobby not started within `Limits.lobby_lifetime` is cancelled. A game that
-        cannot be handled now (database busy) is left for the next call.
+        A lobby not started within `Limits.lobby_lifetime` is cancelled; one closed
+        before it started is deleted `lobby.CLOSED_LOBBY_GRACE` later. A game that
+        cannot be handled now (database busy) is left for the next call. Last, the data
+        due for deletion goes (servers the bot left, games past retention: privacy).
         """
         now = self.clock() if now is None else now
         reports: list[TimerReport] = []
@@ -170,6 +174,8 @@ class InfoOps(ServiceCore):
             reports.append(TimerReport(game_id, view.where, late[0].user_id, late[0].name,
                                        reason in ("auto_played", "skipped"), view, reason,
                                        view.played))
+        reports += await self._after_timers(reports, now)
+        await self.store.delete_closed_lobbies(now - CLOSED_LOBBY_GRACE)  # lobby.py
         stale = await self.store.stale_lobbies(now - self.limits.lobby_lifetime)
         for game_id in await self._ours(stale):
             host: list[SeatRow] = []
@@ -177,6 +183,7 @@ class InfoOps(ServiceCore):
             if view is not None and host:
                 reports.append(TimerReport(game_id, view.where, host[0].user_id, host[0].name,
                                            False, view, "lobby_expired"))
+        await self._privacy_timers(now)
         return reports
 
     async def _timer_step(self, game_id: int, body: Body, now: float) -> TurnView | None:
@@ -192,7 +199,7 @@ class InfoOps(ServiceCore):
             return None
         try:
             return await self._act_on(game_id, None, body)
-        except errors.GameMovedOn:
+        except GameMovedOn:
             return None  # someone moved in the meantime; their new deadline applies
         except (errors.ServiceError, store.StoreError) as exc:
             log.warning("game %s: the timers could not handle it now: %s", game_id, exc)
@@ -267,13 +274,13 @@ class InfoOps(ServiceCore):
             self._change(live, self._clock_columns(live, state))
             return
         self._change(live, self._clock_columns(live, replace(state, reminded=due)))
-        if end is None or (seat.user_id is not None
-                           and not await self.store.claim_reminder(seat.user_id, now, DAY)):
-            return  # one reminder a day per player, across all their games and processes
+        also = None if end is None else await self._clock_reminder_due(live, seat, now, end)
+        if also is None:
+            return  # owed: one message a day per player carries them all (reminders.py)
         late.append(seat)
         left = bank_now(rules, state, seat.seat, vacations, now)
         live.notes.append(Note("clock_reminder", {
-            "name": seat.name, "seconds": round(left), "deadline": end}))
+            "name": seat.name, "seconds": round(left), "deadline": end, "also": also}))
         what.append("clock_reminder")
 
     def _expiry_body(self, now: float, host: list[SeatRow]) -> Body:

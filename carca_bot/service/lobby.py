@@ -12,13 +12,27 @@ from carca_bot.service.core import ServiceCore
 from carca_bot.service.errors import NotAllowed, NotInGame
 from carca_bot.service.limits import check_creation, check_games, check_start
 from carca_bot.service.live import LOBBY_CLOSED, Live, seating, setup_for
-from carca_bot.service.model import MAX_PLAYERS, GameOptions, Note, TurnView, User, Where
+from carca_bot.service.model import (
+    DAY,
+    MAX_PLAYERS,
+    GameOptions,
+    Note,
+    TurnView,
+    User,
+    Where,
+)
+from carca_bot.service.ratings_ops import left_early_note
 from carca_bot.store import ChannelBusy, SeatRow
 
 # The seed fixes the seat order and every draw. Seat order and the first draws are
 # public, so the seed must be far too large to search (2^31 seeds take minutes);
 # 63 bits is what SQLite's INTEGER holds.
 SEED_BITS = 63
+# A lobby closed before it started (cancelled, emptied, or expired: outcome
+# `lobby_closed`) has nothing to show, so it is deleted this long after it closed, by
+# the timers (`check_timers`), its seats and messages with it: a week, as long as a
+# lobby may wait, so a player who saw it close can still ask what happened.
+CLOSED_LOBBY_GRACE = 7 * DAY
 
 
 def unique_name(wanted: str, taken: set[str]) -> str:
@@ -184,6 +198,8 @@ class LobbyOps(ServiceCore):
     def _resign(self, live: Live, seat: SeatRow, note: Note) -> None:
         """Resigning keeps the resigner's figures and points on the board, but they score
         nothing more (their score is kept as it was: `SeatRow.exit_score`); they rank last.
+        Leaving before MIN_OWN_MOVES moves of one's own makes a rated game an abort: it
+        will not be rated, and a note says so (`ratings_ops.left_early_note`).
 
         The game goes on while at least two players remain (a solo game: while its
         one player does) and one of them is a person, not an AI, and the service plays
@@ -211,3 +227,6 @@ class LobbyOps(ServiceCore):
             live.game.restore()
             live.pending = None
         live.notes.append(note)
+        unrated = left_early_note(live, seats[seat.seat])  # fair play: an abort is said
+        if unrated is not None:
+            live.notes.append(unrated)

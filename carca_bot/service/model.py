@@ -8,15 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from carca_bot.engine.catalogue import EXPANSIONS
 from carca_bot.engine.events import Event
-from carca_bot.engine.moves import Move
+from carca_bot.engine.moves import Discard, Move, action_moves
 from carca_bot.engine.setup import WAGON_RULES
 from carca_bot.service.clocks import PRESETS, ClockRules, QuietHours
-from carca_bot.service.errors import BadInput
+from carca_bot.service.errors import BadInput, ServiceError
 from carca_bot.service.labels import FeatureLabel
+
+if TYPE_CHECKING:
+    from carca_bot.engine.game import Game
 
 MAX_PLAYERS = 6
 ROTATIONS = (0, 90, 180, 270)
@@ -337,6 +340,83 @@ class TurnView:
     def standings(self) -> tuple[SeatView, ...]:
         return ranked(self.seats)
 
+    @property
+    def done(self) -> tuple[Played, ...]:
+        """`played` as typed moves: what a front end says of this command's actions."""
+        return played(self.played)
+
+    def done_by(self, name: str | None) -> Played | None:
+        """The action `name` made in this command (the first: automatic actions for
+        others may follow it); None when they made none."""
+        return next((p for p in self.done if name is not None and p.by == name), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One committed action as everyone may read it: who made it (None for the end of
+    the pile) and its moves in order, typed (`carca_bot.engine.moves`), so a front end
+    says it without reading the record's dictionaries."""
+
+    by: str | None
+    moves: tuple[Move, ...]
+
+    @property
+    def discard(self) -> bool:
+        """An automatic discard (a tile that fits nowhere), not a decision of `by`'s."""
+        return any(isinstance(m, Discard) for m in self.moves)
+
+
+def played(actions: Iterable[Mapping[str, Any]]) -> tuple[Played, ...]:
+    """Committed `carca-record/1` actions (as `TurnView.played`, `CatchUp.played` or
+    `TakebackView.undone` hold them) as `Played` values."""
+    found = []
+    for action in actions:
+        by, moves = action_moves(dict(action))
+        found.append(Played(by, tuple(moves)))
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A game as a front end shows it, read in one go under the game's lock.
+
+    The public view (`GameService.public_view`) is what everyone at the table sees
+    after a change: `view` as nobody in particular sees it, the tile the player to act
+    drew once everyone may see it, the choices of the player to act that everyone may
+    see (a wagon's targets, for the menu under the card), and every event of the game
+    so far (scoring pages, the final post). A player's own view of their turn
+    (`GameService.own_view`) has their drawn tile and every legal choice instead.
+
+    `board` is a private copy of the game for pictures only: hand it to
+    `carca_bot.render` (and `service.history`); None before the game starts. `last`
+    is the game's newest committed action (None before the first): what a picture's
+    alt text names as the last move when the change shown made none itself (a card
+    refreshed after a vote, the board looked at, a player's own turn)."""
+
+    view: TurnView
+    board: Game | None
+    tile: str | None = None
+    choices: Choices | None = None
+    events: tuple[Event, ...] = ()
+    last: Played | None = None
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A game right after its move `number` (0: before the first), as anyone may see it:
+    replayed from the committed actions without the seed, so nothing in it can tell the
+    order of the pile or a tile drawn for a turn not yet confirmed."""
+
+    game_id: int
+    number: int
+    total: int  # actions committed so far
+    finished: bool
+    names: tuple[str, ...]
+    action: Played | None  # move `number` as played
+    events: tuple[Event, ...]  # what it did and scored
+    scores: tuple[int, ...]
+    table: Game  # the public game after the move, for pictures
+
 
 @dataclass(frozen=True)
 class ExpelVote:
@@ -348,6 +428,17 @@ class ExpelVote:
     voters: tuple[str, ...]
     needed: int
     closes: float | None = None  # when it closes unexpelled (their turn is then played)
+
+
+class GameMovedOn(ServiceError):
+    """Another command changed the game first; `view` is the game as it is now.
+
+    It lives beside `TurnView`, which it carries, rather than with the other refusals
+    in `errors`, so that neither module needs the other's names."""
+
+    def __init__(self, code: str, view: TurnView) -> None:
+        super().__init__(code)
+        self.view = view
 
 
 def ranked(seats: Iterable[SeatView]) -> tuple[SeatView, ...]:

@@ -1,4 +1,4 @@
-"""Ratings, profiles and leaderboards, from the games that end on each server.
+"""Ratings, from the games that end on each server: recorded, rated, fair.
 
 Every game that ends (played out, or ended by resignations) is recorded once in
 `game_results`, one row per seat with the final score and place, and rated at once
@@ -9,24 +9,36 @@ with `carca_bot.league.ratings` (openskill, Plackett–Luce) unless it is not ra
   seat nobody owns and solo games are never rated;
 - a game ended by resignations (or a player voted out) counts as a forfeit
   (`Ending.FORFEIT`): who left ranks below everyone who played on; cancelled games
-  are not rated at all.
+  are not rated at all;
+- real play (issue 26): a game where a player left (resigned, kicked, voted out,
+  withdrawn from an event) before making MIN_OWN_MOVES (5) moves of their own, or a
+  game played to its end in which a player made fewer (every move played for them at
+  a time-out), is an abort (`Ending.ABORTED`): recorded, but unrated for everyone. The
+  players hear it when it happens (notes `unrated_left_early`, `unrated_absent`). A
+  move of their own is a tile or abbey they placed themselves (moves the service or
+  the AI played for them, discards and wagon moves do not count);
+- repeat games count less and less (`league.ratings.repeat_weight`), and a server
+  admin may void a player's rated results (`void_results`): their games count for
+  nobody and everything from the first of them on is rated again, in order.
 
 The rating history (`rating_history`) is what lets a result change afterwards (an
-organiser's override of an event game): `amend_result` re-rates from that game on,
-which gives the same ratings as rating the amended list from scratch.
+organiser's override of an event game, a void): `_rerate_from` re-rates from that
+game on, which gives the same ratings as rating the amended list from scratch.
+Reading (leaderboards, profiles, history, head-to-head) is `rating_reads.py`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import statistics
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from carca_bot.league import (
+from carca_bot.league.ratings import (
+    MIN_OWN_MOVES,
     PROVISIONAL_GAMES,
+    REPEAT_WINDOW,
     Ending,
     HistoryRow,
     Pool,
@@ -36,69 +48,15 @@ from carca_bot.league import (
     ranks_from_scores,
 )
 from carca_bot.service.core import ServiceCore, log
-from carca_bot.service.errors import BadInput, NoGameHere
+from carca_bot.service.errors import BadInput, NoGameHere, NotAllowed, NotNow
 from carca_bot.service.live import Live
+from carca_bot.service.model import Note
 from carca_bot.service.views import seat_score
-from carca_bot.store import RatingHistoryRow, RatingRow, ResultRow
+from carca_bot.store import RatingHistoryRow, RatingRow, ResultRow, SeatRow
 
-LEADERBOARD_PAGE = 10
-PROFILE_GAMES = 1000  # games a profile looks back over
-RECENT_GAMES = 10  # the profile's latest results
-TIMED_GAMES = 50  # ... and, for the time per move, the latest this many (their logs are read)
-FAVOURITES = 3
 # Games that ended this long ago at most are looked for by `record_missed_results`.
 RECORD_WINDOW = 7 * 24 * 3600.0
-
-
-@dataclass(frozen=True)
-class PoolRating:
-    """A player's rating in one pool. `rating` is the number shown (openskill's ordinal,
-    mu - 3 sigma); `place` on the server's leaderboard, None while provisional."""
-
-    pool: Pool
-    rating: float
-    mu: float
-    sigma: float
-    games: int
-    provisional: bool
-    place: int | None
-
-
-@dataclass(frozen=True)
-class Profile:
-    """What `/carc-profile` shows: plain data (the front end draws or writes it)."""
-
-    user_id: str
-    name: str | None  # as last seated on this server; None: never played here
-    ratings: tuple[PoolRating, ...]  # the pools they have rated games in
-    games: int  # games that ended on this server with them seated
-    wins: int  # games they placed first in (ties for first count)
-    average_score: float | None
-    favourite_expansions: tuple[tuple[str, int], ...]  # (expansion, games), most played first
-    median_move_seconds: float | None  # over their latest games' own moves
-    # Their latest results as (place, players), newest first (at most RECENT_GAMES).
-    recent_results: tuple[tuple[int, int], ...] = ()
-
-
-@dataclass(frozen=True)
-class LeaderEntry:
-    place: int
-    user_id: str
-    name: str
-    rating: float
-    mu: float
-    sigma: float
-    games: int
-    provisional: bool
-
-
-@dataclass(frozen=True)
-class LeaderPage:
-    pool: Pool
-    page: int  # 1-based
-    pages: int  # at least 1
-    total: int  # players on the whole board
-    rows: tuple[LeaderEntry, ...]
+EVERY_GAME = 10**9  # "no limit" for the store's per-player reads
 
 
 def padded(game_id: int) -> str:
@@ -106,14 +64,75 @@ def padded(game_id: int) -> str:
     return f"{game_id:012d}"
 
 
-def rated_game(rows: Sequence[ResultRow]) -> RatedGame:
+def voided(rows: Sequence[ResultRow], voids: Mapping[str, float]) -> bool:
+    """Whether a recorded game is void: one of its players' results were voided up to
+    a time at or after its end."""
+    ended = rows[0].ended_at
+    return any(r.user_id is not None and r.user_id in voids and ended <= voids[r.user_id]
+               for r in rows)
+
+
+def rated_game(rows: Sequence[ResultRow], voids: Mapping[str, float] | None = None
+               ) -> RatedGame:
     """One recorded game as the ratings take it (its places as they count now)."""
     first = rows[0]
     owned = all(r.user_id is not None for r in rows)
     return RatedGame(padded(first.game_id), first.ended_at,
                      tuple(r.user_id or f"seat-{r.seat}" for r in rows),
                      tuple(r.rank for r in rows), Ending(first.ending),
-                     first.rated and owned)
+                     first.rated and owned and not voided(rows, voids or {}))
+
+
+# -- real play: moves of one's own ---------------------------------------------------
+
+
+def _own_turn(action: Mapping[str, Any]) -> bool:
+    """A tile or an abbey placed (the decisions a turn is made of)."""
+    return "tile" in action or ("abbey" in action and action["abbey"] != "skip")
+
+
+def own_moves(live: Live) -> list[int]:
+    """How many tiles and abbeys each seat placed itself (the log's user is theirs),
+    the command's staged actions included."""
+    counts = [0] * len(live.seats)
+    if live.game is None:
+        return counts
+    users = [user for user, _at in live.times]
+    for seq, user, _action in live.batch.actions if live.batch is not None else ():
+        if seq == len(users):
+            users.append(user)
+    seat_of = {s.user_id: s.seat for s in live.seats if s.user_id is not None}
+    for user, action in zip(users, live.game.history, strict=False):
+        seat = seat_of.get(user) if user is not None else None
+        if seat is not None and _own_turn(action):
+            counts[seat] += 1
+    return counts
+
+
+def ratable(live: Live) -> bool:
+    """Whether the game would change ratings if it ended now with real play."""
+    return (not live.options.analysis and not live.options.unrated and len(live.seats) >= 2
+            and all(s.user_id is not None for s in live.seats))
+
+
+def short_of_play(live: Live) -> list[SeatRow]:
+    """The seats that make the game an abort: left before MIN_OWN_MOVES moves of their
+    own, or (a game played to its end) made fewer."""
+    moves = own_moves(live)
+    complete = live.row.outcome == "complete"
+    return [s for s in live.seats
+            if moves[s.seat] < MIN_OWN_MOVES and (s.resigned or complete)]
+
+
+def left_early_note(live: Live, seat: SeatRow) -> Note | None:
+    """What to say when `seat` has just left (it is marked resigned): that the game will
+    not be rated, if this is the first departure that makes it an abort."""
+    if not ratable(live):
+        return None
+    short = short_of_play(live)
+    if [s.seat for s in short if s.resigned] != [seat.seat]:
+        return None
+    return Note("unrated_left_early", {"name": seat.name, "moves": MIN_OWN_MOVES})
 
 
 def results_of(live: Live, now: float) -> list[ResultRow]:
@@ -127,6 +146,8 @@ def results_of(live: Live, now: float) -> list[ResultRow]:
     out = [s.seat for s in live.seats if s.resigned]
     ranks = ranks_from_scores(scores, out)
     ending = Ending.NORMAL if live.row.outcome == "complete" else Ending.FORFEIT
+    if short_of_play(live):
+        ending = Ending.ABORTED
     expansions = tuple(sorted(live.options.expansions))
     return [ResultRow(live.id, s.seat, live.row.guild_id, s.user_id, s.name, scores[i],
                       ranks[i], ranks[i], len(live.seats), ending.value,
@@ -134,7 +155,10 @@ def results_of(live: Live, now: float) -> list[ResultRow]:
             for i, s in enumerate(live.seats)]
 
 
-def _history(row: RatingHistoryRow) -> HistoryRow:
+# -- the history as stored and as the ratings take it ------------------------------------
+
+
+def history_row(row: RatingHistoryRow) -> HistoryRow:
     before = Rating(row.before_mu, row.before_sigma)
     after = Rating(row.after_mu, row.after_sigma)
     return HistoryRow(padded(row.game_id), row.ended_at, Pool(row.pool), row.user_id, row.rank,
@@ -148,11 +172,60 @@ def _stored(guild: str, row: HistoryRow) -> RatingHistoryRow:
                             row.after_mu, row.after_sigma, row.games)
 
 
-def _grouped(rows: Sequence[ResultRow]) -> list[list[ResultRow]]:
+def grouped(rows: Sequence[ResultRow]) -> list[list[ResultRow]]:
     games: dict[int, list[ResultRow]] = defaultdict(list)
     for r in rows:
         games[r.game_id].append(r)
     return [sorted(g, key=lambda r: r.seat) for g in games.values()]
+
+
+# -- voids ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """One player's rating in one pool before and after a void (None: no rating)."""
+
+    user_id: str
+    name: str
+    pool: Pool
+    before: float | None  # the rating shown (mu - 3 sigma)
+    after: float | None
+    games_before: int
+    games_after: int
+
+
+@dataclass(frozen=True)
+class VoidReport:
+    """What a void (or its undoing) did, for the front end to announce: `note` says it
+    (`ratings_voided` / `ratings_restored`), `changes` every rating it moved."""
+
+    guild: str
+    user_id: str
+    name: str
+    voided: bool  # True: voided; False: a void lifted
+    games: int  # the player's rated games it took away (or gave back)
+    changes: tuple[RatingChange, ...]
+    note: Note
+
+
+def _changes(before: Sequence[RatingRow], after: Sequence[RatingRow]) -> tuple[RatingChange, ...]:
+    old = {(r.pool, r.user_id): r for r in before}
+    new = {(r.pool, r.user_id): r for r in after}
+    out = []
+    for key in sorted(old.keys() | new.keys()):
+        a, b = old.get(key), new.get(key)
+        if a is not None and b is not None and (a.mu, a.sigma, a.games) == (b.mu, b.sigma,
+                                                                              b.games):
+            continue
+        row = b or a
+        assert row is not None  # the key came from one of them
+        out.append(RatingChange(
+            key[1], row.name, Pool(key[0]),
+            None if a is None else Rating(a.mu, a.sigma).ordinal,
+            None if b is None else Rating(b.mu, b.sigma).ordinal,
+            0 if a is None else a.games, 0 if b is None else b.games))
+    return tuple(sorted(out, key=lambda c: (c.pool.value, c.name, c.user_id)))
 
 
 class RatingsOps(ServiceCore):
@@ -162,7 +235,17 @@ class RatingsOps(ServiceCore):
         self._rating_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._never_rated: set[int] = set()  # ended games with nothing to record (analysis)
 
-    # -- the hook: a game ended ------------------------------------------------------
+    # -- the hooks: a game finishing, a game ended ---------------------------------------
+
+    def _game_finishing(self, live: Live) -> None:
+        """A game has just been played to its end (in the command, before it is stored):
+        say so if a player who never played makes it an abort."""
+        if not ratable(live) or any(s.resigned for s in short_of_play(live)):
+            return  # a departure that made it one was announced when it happened
+        absent = [s for s in short_of_play(live) if not s.resigned]
+        if absent:
+            live.notes.append(Note("unrated_absent", {"name": absent[0].name,
+                                                      "moves": MIN_OWN_MOVES}))
 
     def _game_ended(self, live: Live) -> None:
         rows = results_of(live, self.clock())
@@ -189,7 +272,7 @@ class RatingsOps(ServiceCore):
             rows = await self.store.results_of_game(game_id)
             if not rows:
                 return
-            game = rated_game(rows)
+            game = rated_game(rows, await self.store.rating_voids(guild))
             if not game.counts:
                 return
             if await self.store.rated_after(guild, game.ended_at, game_id):
@@ -198,18 +281,22 @@ class RatingsOps(ServiceCore):
             pool = Pool.of(len(game.players))
             known = {(Pool(r.pool), r.user_id): Rating(r.mu, r.sigma, r.games)
                      for r in await self.store.ratings(guild, pool.value, game.players)}
-            book = RatingBook(known).rate([game])
+            recent = [history_row(h) for h in await self.store.rating_history_since(
+                guild, game.ended_at - REPEAT_WINDOW)]
+            book = RatingBook(known, tuple(recent)).rate([game])
+            new = [h for h in book.history if h.game_id == game.game_id]
             names = {r.user_id: r.name for r in rows}
             await self.store.save_ratings(
-                guild, [_stored(guild, h) for h in book.history],
+                guild, [_stored(guild, h) for h in new],
                 [RatingRow(guild, h.pool.value, h.player, names.get(h.player, h.player),
-                           h.after_mu, h.after_sigma, h.games) for h in book.history])
+                           h.after_mu, h.after_sigma, h.games) for h in new])
 
     async def _rerate_from(self, guild: str, was: RatedGame) -> None:
         """Rate every game from `was` (the game as it was rated) on again."""
-        history = [_history(h) for h in await self.store.rating_history(guild)]
+        history = [history_row(h) for h in await self.store.rating_history(guild)]
         since = await self.store.results_since(guild, was.ended_at, int(was.game_id))
-        games = [rated_game(g) for g in _grouped(since)]
+        voids = await self.store.rating_voids(guild)
+        games = [rated_game(g, voids) for g in grouped(since)]
         book = RatingBook({}, tuple(history)).amend(games, was)
         names = {(r.pool, r.user_id): r.name for r in await self.store.ratings(guild)}
         seen = {r.user_id: r.name for r in since if r.user_id is not None}
@@ -261,64 +348,76 @@ class RatingsOps(ServiceCore):
             return False
         guild = rows[0].guild_id
         async with self._rating_locks[guild]:
-            was = rated_game(rows)
+            was = rated_game(rows, await self.store.rating_voids(guild))
             await self.store.set_ranks(game_id, wanted)
             if was.counts:
                 await self._rerate_from(guild, was)
         return True
 
-    # -- reading ---------------------------------------------------------------------------
+    # -- voids ---------------------------------------------------------------------------
 
-    async def leaderboard(self, guild: str, pool: Pool | str = Pool.DUEL, page: int = 1,
-                          include_provisional: bool = False,
-                          per_page: int = LEADERBOARD_PAGE) -> LeaderPage:
-        """The server's players by rating, best first, a page at a time; provisional
-        ratings (fewer than PROVISIONAL_GAMES games) are left off unless asked for."""
-        try:
-            pool = Pool(pool)
-        except ValueError:
-            raise BadInput("unknown_pool", pool=str(pool)[:20],
-                           choices=tuple(p.value for p in Pool)) from None
-        if page < 1:
-            raise BadInput("bad_page")
-        rows = await self.store.ratings(guild, pool.value)
-        names = {r.user_id: r.name for r in rows}
-        book = RatingBook({(pool, r.user_id): Rating(r.mu, r.sigma, r.games) for r in rows})
-        board = book.leaderboard(pool, include_provisional=include_provisional)
-        pages = max(1, -(-len(board) // per_page))
-        shown = board[(page - 1) * per_page:page * per_page]
-        return LeaderPage(pool, page, pages, len(board), tuple(
-            LeaderEntry(r.place, r.player, names[r.player], r.rating.ordinal, r.rating.mu,
-                        r.rating.sigma, r.rating.games, r.provisional) for r in shown))
+    async def void_results(self, guild: str, user_id: str, by: str, admin: bool,
+                           now: float | None = None) -> VoidReport:
+        """Void a player's rated results on the server (server admins only: `admin` is
+        the front end's word for it): every rated game of theirs that ended until now
+        counts for nobody, and the ratings are worked out again from the first of them
+        on, in order. Later games are rated as usual. NotAllowed("void_admin_only"),
+        NotNow("nothing_to_void") when none of their games counts."""
+        if not admin:
+            raise NotAllowed("void_admin_only")
+        now = self.clock() if now is None else now
+        async with self._rating_locks[guild]:
+            voids = await self.store.rating_voids(guild)
+            counting = await self._counting_games(guild, user_id, voids, now)
+            name = await self._name_of(guild, user_id)
+            if not counting:
+                raise NotNow("nothing_to_void", name=name)
+            before = await self.store.ratings(guild)
+            await self.store.add_rating_void(guild, user_id, now, by, now)
+            await self._rerate_from(guild, min(counting, key=lambda g: g.order))
+            after = await self.store.ratings(guild)
+        return VoidReport(guild, user_id, name, True, len(counting), _changes(before, after),
+                          Note("ratings_voided", {"name": name, "games": len(counting)}))
 
-    async def profile(self, guild: str, user_id: str) -> Profile:
-        """A player's record on the server: ratings, games, wins, scores, habits."""
-        mine = await self.store.ratings(guild, users=[user_id])
-        ratings = []
-        for r in mine:
-            pool = Pool(r.pool)
-            rating = Rating(r.mu, r.sigma, r.games)
-            place = None
-            if not rating.provisional():
-                everyone = await self.store.ratings(guild, pool.value)
-                board = RatingBook({(pool, x.user_id): Rating(x.mu, x.sigma, x.games)
-                                    for x in everyone}).leaderboard(pool)
-                place = next((row.place for row in board if row.player == user_id), None)
-            ratings.append(PoolRating(pool, rating.ordinal, r.mu, r.sigma, r.games,
-                                      rating.provisional(), place))
-        results = await self.store.results_of_player(guild, user_id, PROFILE_GAMES)
-        name = results[0].name if results else (mine[0].name if mine else None)
-        counted = Counter(e for r in results for e in r.expansions)
-        favourites = tuple(sorted(counted.items(), key=lambda kv: (-kv[1], kv[0]))[:FAVOURITES])
-        times = await self.store.move_times(r.game_id for r in results[:TIMED_GAMES])
-        gaps = [at - log_[i - 1][1] for log_ in times.values()
-                for i, (who, at) in enumerate(log_) if i > 0 and who == user_id]
-        return Profile(
-            user_id, name, tuple(sorted(ratings, key=lambda p: p.pool.value)), len(results),
-            sum(r.rank == 1 for r in results),
-            statistics.fmean(r.score for r in results) if results else None,
-            favourites, statistics.median(gaps) if gaps else None,
-            tuple((r.rank, r.players) for r in results[:RECENT_GAMES]))
+    async def restore_results(self, guild: str, user_id: str, by: str, admin: bool
+                              ) -> VoidReport:
+        """Lift a void (`void_results`), server admins only: the player's games count
+        again and the ratings are worked out again from the first of them.
+        NotNow("not_voided") if their results are not void. `by` is who lifted it (for
+        the logs)."""
+        if not admin:
+            raise NotAllowed("void_admin_only")
+        async with self._rating_locks[guild]:
+            voids = await self.store.rating_voids(guild)
+            name = await self._name_of(guild, user_id)
+            if user_id not in voids:
+                raise NotNow("not_voided", name=name)
+            cutoff = voids.pop(user_id)
+            back = await self._counting_games(guild, user_id, voids, cutoff)
+            before = await self.store.ratings(guild)
+            await self.store.remove_rating_void(guild, user_id)
+            log.info("%s: %s lifted the void on %s's results", guild, by, user_id)
+            if back:
+                await self._rerate_from(guild, min(back, key=lambda g: g.order))
+            after = await self.store.ratings(guild)
+        return VoidReport(guild, user_id, name, False, len(back), _changes(before, after),
+                          Note("ratings_restored", {"name": name, "games": len(back)}))
+
+    async def _counting_games(self, guild: str, user_id: str, voids: Mapping[str, float],
+                              until: float) -> list[RatedGame]:
+        """The player's recorded games ended by `until` that count with `voids`."""
+        mine = await self.store.results_of_player(guild, user_id, EVERY_GAME)
+        ids = [r.game_id for r in mine if r.ended_at <= until]
+        games = [rated_game(g, voids) for g in grouped(await self.store.results_of_games(ids))]
+        return [g for g in games if g.counts]
+
+    async def _name_of(self, guild: str, user_id: str) -> str:
+        """The player's name as last seen on the server (their id if never seen)."""
+        latest = await self.store.results_of_player(guild, user_id, 1)
+        if latest:
+            return latest[0].name
+        rated = await self.store.ratings(guild, users=[user_id])
+        return rated[0].name if rated else user_id
 
     async def rating_of(self, guild: str, user_id: str, pool: Pool) -> Rating:
         """The player's current rating in a pool (a newcomer's if they have none)."""
@@ -326,5 +425,4 @@ class RatingsOps(ServiceCore):
         return Rating(found[0].mu, found[0].sigma, found[0].games) if found else Rating()
 
 
-__all__ = ["PROVISIONAL_GAMES", "LeaderEntry", "LeaderPage", "PoolRating", "Profile",
-           "RatingsOps"]
+__all__ = ["MIN_OWN_MOVES", "PROVISIONAL_GAMES", "RatingChange", "RatingsOps", "VoidReport"]

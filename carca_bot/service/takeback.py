@@ -287,9 +287,7 @@ class TakebackOps(ServiceCore):
         self._commits[live.id] += 1
         self._cache.pop(live.id, None)
         fresh = await self._load(live.id)
-        if fresh.options.clock is not None:
-            fresh.vacations = await self.store.vacations(
-                s.user_id for s in fresh.seats if s.user_id is not None)
+        await self._read_vacations(fresh)
         view = self._view(fresh, row.proposer, [note])
         names = tuple(fresh.seats[s].name for s in accepted if s < len(fresh.seats))
         return replace(shown, state="accepted", accepted=names, view=view)

@@ -1,4 +1,5 @@
-"""A clock game's state between commands, and the deadlines it leads to.
+"""A clock game's state between commands, the deadlines it leads to, and what a player's
+vacations mean in it.
 
 `clocks.py` is the arithmetic; this module applies it to one game: the banks of
 its seats, when the current decision began, how far along the reminder ladder it
@@ -6,14 +7,24 @@ is, and an open vote to expel. It is stored as JSON in the game's `clock` column
 written in the same transaction as the move that changed it, so a restart loses
 nothing. The game's `deadline` is when the player to act runs out of time; its
 `alarm` the next moment the timers must look (a reminder, or the deadline).
+
+Vacations are a player's, across all their games, but each game decides what they mean
+for it from its own rules (`game_vacations`, issue 26): nothing where the rules allow no
+vacation, and at most the rules' `vacation_days` a calendar month (and per vacation)
+where they allow some, counted in the game's time zone, the player's vacations in
+order. So a vacation taken while sitting only in a slow game does not reach a fast game
+joined later that allows none, and an event's games follow the event's clock.
 """
 
 from __future__ import annotations
 
 import statistics
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from carca_bot.service.clocks import (
     DAY,
@@ -142,3 +153,41 @@ def median_move_seconds(times_of: Sequence[tuple[str | None, float]],
     gaps = [at - times_of[i - 1][1] for i, (user, at) in enumerate(times_of)
             if i > 0 and user == user_id]
     return statistics.median(gaps) if gaps else None
+
+
+def _next_month(at: float, zone: ZoneInfo) -> tuple[tuple[int, int], float]:
+    """The calendar month (year, month) `at` falls in, and when the next one starts."""
+    local = datetime.fromtimestamp(at, zone)
+    year, month = (local.year + 1, 1) if local.month == 12 else (local.year, local.month + 1)
+    return (local.year, local.month), datetime(year, month, 1, tzinfo=zone).timestamp()
+
+
+def game_vacations(rules: ClockRules, taken: Sequence[Interval]) -> list[Interval]:
+    """The player's vacations as one game counts them (see the module's docstring): each
+    cut where it would pass the rules' days per vacation or per calendar month."""
+    if rules.vacation_days <= 0:
+        return []
+    zone, allowance = rules.zone, rules.vacation_days * DAY
+    used: defaultdict[tuple[int, int], float] = defaultdict(float)
+    counted: list[Interval] = []
+    for start, end in sorted(taken):
+        stop, at = min(end, start + allowance), start
+        while at < stop:
+            month, month_end = _next_month(at, zone)
+            piece = min(stop, month_end) - at
+            room = allowance - used[month]
+            if piece > room:
+                stop = at + max(0.0, room)
+                used[month] += max(0.0, room)
+                break
+            used[month] += piece
+            at += piece
+        if stop > start:
+            counted.append((start, stop))
+    return counted
+
+
+def vacations_in_game(rules: ClockRules, taken: Mapping[str, Sequence[Interval]]
+                      ) -> dict[str, list[Interval]]:
+    """Every seated player's vacations as this game counts them (`game_vacations`)."""
+    return {user: game_vacations(rules, spans) for user, spans in taken.items()}

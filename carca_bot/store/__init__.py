@@ -1,12 +1,16 @@
 """Durable games: SQLite tables for games, seats and the carca-record/1 action log."""
 
 from carca_bot.store.league_rows import (
+    ClockTurnRow,
     EventGameRow,
+    EventNewsRow,
     EventRow,
     RatingHistoryRow,
     RatingRow,
+    ReminderRow,
     ResultRow,
 )
+from carca_bot.store.processes import Counts, Lease, PostAttempt
 from carca_bot.store.rows import (
     LIVE_STATUSES,
     ActionRow,
@@ -35,16 +39,22 @@ __all__ = [
     "SCHEMA_VERSION",
     "ActionRow",
     "ChannelBusy",
+    "ClockTurnRow",
     "Conflict",
+    "Counts",
     "EventGameRow",
+    "EventNewsRow",
     "EventRow",
     "GameData",
     "GameRow",
     "HintRow",
+    "Lease",
+    "PostAttempt",
     "PublicChange",
     "PublicEvents",
     "RatingHistoryRow",
     "RatingRow",
+    "ReminderRow",
     "ResultRow",
     "SchemaTooNew",
     "SeatRow",

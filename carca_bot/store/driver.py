@@ -30,6 +30,15 @@ def is_postgres_url(target: object) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class PoolStats:
+    """A process's connections to the database, for its metrics and health check."""
+
+    size: int  # the most it may have (SQLite: its one connection)
+    in_use: int  # held by a statement or transaction now
+    waiting: int  # callers waiting for one: the pool's queue
+
+
+@dataclass(frozen=True, slots=True)
 class Result:
     """What a statement did: how many rows it changed (-1 when the database does not say)."""
 
@@ -50,6 +59,12 @@ class Database(Connection, Protocol):
     """One database, as the store opened it."""
 
     kind: str  # "sqlite" or "postgresql"
+    # Seconds a whole store call may take, its runs again included, before it is given
+    # up as `Unavailable` (None: the database enforces its own limits, as SQLite's busy
+    # timeout does; a statement in SQLite's thread cannot be stopped half way anyway).
+    operation_timeout: float | None
+
+    def pool_stats(self) -> PoolStats: ...
 
     def transaction(self, write: bool = True, serializable: bool = True
                     ) -> AbstractAsyncContextManager[Connection]:

@@ -39,3 +39,10 @@ class Retry(Exception):
     """PostgreSQL could not serialize the transaction with a concurrent one (or chose
     it as a deadlock victim). Nothing was written; the store runs the whole method
     again, which then either succeeds or meets the real `Conflict`."""
+
+
+class Lost(Retry):
+    """The connection to PostgreSQL ended before the transaction committed (a server
+    restart, an admin, a network cut): nothing was written, and the store runs the
+    method again on another connection. Named apart from a serialization `Retry` so
+    that the log says which it was when every attempt failed."""

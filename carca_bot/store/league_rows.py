@@ -80,3 +80,38 @@ class EventGameRow:
     match_id: str
     game_index: int
     game_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class EventNewsRow:
+    """An announcement an event owes its channel (`Store.add_event_news`)."""
+
+    id: int
+    event_id: int
+    kind: str
+    data: dict[str, Any]
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderRow:
+    """A clock game's reminder to a player for one decision (`seq`): owed until told."""
+
+    user_id: str
+    game_id: int
+    seq: int
+    due_at: float
+    deadline: float
+    told_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class ClockTurnRow:
+    """One of a player's running clock games: their seat, its clock state and deadline."""
+
+    game_id: int
+    channel_id: str
+    seat: int
+    clock: dict[str, Any] | None
+    deadline: float | None
+    guild_id: str = ""

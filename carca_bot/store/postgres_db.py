@@ -17,6 +17,15 @@ moves of different games looked like conflicts to it: with every write SERIALIZA
 (bench/service.py). Reads that need one snapshot run REPEATABLE READ READ ONLY, which
 never has to be retried.
 
+Nothing waits on the server without a limit (`PgSettings`, from the CARCA_DB_*
+variables): a connection from the pool within `acquire_timeout`, a statement within
+`statement_timeout` and a row lock within `lock_timeout` (both enforced by the server),
+and a whole store call, its runs again included, within `operation_timeout` (enforced
+here: a paused or unreachable server cannot enforce anything). Each limit is
+`Unavailable`, which players hear as "could not be saved, try again", with the cause
+in its message for the log. A connection given up on is closed at once, never waited
+on: a server that is not answering would not answer its ROLLBACK either.
+
 The schema version lives in a one-row table, `carca_schema`; migrations run under a
 transaction-scoped advisory lock (`MIGRATION_LOCK`), so of several processes starting
 at once one migrates and the others find the work done.
@@ -24,9 +33,12 @@ at once one migrates and the others find the work done.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import os
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -35,8 +47,8 @@ import asyncpg
 if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy
 
-from carca_bot.store.driver import Connection, Params, Result, Row
-from carca_bot.store.errors import IntegrityError, Retry, Unavailable
+from carca_bot.store.driver import Connection, Params, PoolStats, Result, Row
+from carca_bot.store.errors import IntegrityError, Lost, Retry, Unavailable
 from carca_bot.store.postgres_sql import to_postgres
 
 POOL_SIZE = 10  # connections per process; PostgreSQL's default limit is 100 in all
@@ -61,13 +73,74 @@ if TYPE_CHECKING:
     _Any: TypeAlias = asyncpg.Connection[asyncpg.Record] | _Proxy
 
 
+@dataclass(frozen=True)
+class PgSettings:
+    """How the backend uses the server: how many connections, how long anything may take.
+
+    Read from the environment (`from_env`) by every program that opens the database:
+    the bot, `carca-bot check`, `migrate` and the benches.
+    """
+
+    pool_size: int = POOL_SIZE  # CARCA_DB_POOL_SIZE: connections this process keeps
+    acquire_timeout: float = 5.0  # CARCA_DB_ACQUIRE_TIMEOUT: seconds to get a connection
+    statement_timeout: float = 10.0  # CARCA_DB_STATEMENT_TIMEOUT: seconds per statement
+    operation_timeout: float = 15.0  # CARCA_DB_TIMEOUT: a whole store call, runs again included
+    pgbouncer: bool = False  # CARCA_DB_PGBOUNCER: behind PgBouncer's transaction pooling
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.pool_size <= 1000:
+            raise ValueError(f"CARCA_DB_POOL_SIZE must be between 1 and 1000, not "
+                             f"{self.pool_size}")
+        for name, value in (("CARCA_DB_ACQUIRE_TIMEOUT", self.acquire_timeout),
+                            ("CARCA_DB_STATEMENT_TIMEOUT", self.statement_timeout),
+                            ("CARCA_DB_TIMEOUT", self.operation_timeout)):
+            if not 0 < value <= 3600:
+                raise ValueError(f"{name} must be a number of seconds above 0 and at most "
+                                 f"3600, not {value:g}")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> PgSettings:
+        """The settings the CARCA_DB_* variables give (unset or empty: the default).
+        ValueError, naming the variable, for a value that is not one."""
+        env = os.environ if env is None else env
+
+        def number(name: str, default: float, kind: type[int] | type[float]) -> Any:
+            raw = env.get(name, "").strip()
+            if not raw:
+                return default
+            try:
+                return kind(raw)
+            except ValueError:
+                what = "a whole number" if kind is int else "a number of seconds"
+                raise ValueError(f"{name} must be {what}, not {raw!r}") from None
+
+        flag = env.get("CARCA_DB_PGBOUNCER", "").strip().lower()
+        if flag not in ("", "0", "1", "yes", "no", "true", "false"):
+            raise ValueError(f"CARCA_DB_PGBOUNCER must be 1 or 0, not {flag!r}")
+        default = cls()
+        return cls(number("CARCA_DB_POOL_SIZE", default.pool_size, int),
+                   number("CARCA_DB_ACQUIRE_TIMEOUT", default.acquire_timeout, float),
+                   number("CARCA_DB_STATEMENT_TIMEOUT", default.statement_timeout, float),
+                   number("CARCA_DB_TIMEOUT", default.operation_timeout, float),
+                   flag in ("1", "yes", "true"))
+
+    def timeouts(self) -> dict[str, str]:
+        """The server's own limits, in milliseconds: a statement, a row lock (never
+        longer than a statement), and a session idle inside a transaction (its process
+        hangs or is paused while holding rows: the server ends it, freeing them)."""
+        statement = int(self.statement_timeout * 1000)
+        return {"statement_timeout": str(statement),
+                "lock_timeout": str(min(LOCK_TIMEOUT_MS, statement)),
+                "idle_in_transaction_session_timeout": str(int(self.operation_timeout * 1000))}
+
+
 @contextlib.contextmanager
-def _mapped(raw: bool = False, lost: type[Exception] = Retry) -> Iterator[None]:
+def _mapped(raw: bool = False, lost: type[Exception] = Lost) -> Iterator[None]:
     """asyncpg's errors as the store's; `raw` (migrations) leaves statement errors as
     PostgreSQL raised them, for the admin to read.
 
     A connection lost before COMMIT wrote nothing (PostgreSQL rolls back what it did not
-    see committed), so it is `lost` = `Retry`: the store runs the method again on
+    see committed), so it is `lost` = `Lost`, a `Retry`: the store runs the method again on
     another connection (after a server restart every pooled connection is dead, and only
     finding out tells). Lost during COMMIT, or on a statement of its own, the outcome is
     unknown: `lost` = `Unavailable`.
@@ -127,7 +200,7 @@ class _On:
     """Statements on one connection taken from the pool."""
 
     def __init__(self, conn: _Any, raw: bool = False,
-                 lost: type[Exception] = Retry) -> None:
+                 lost: type[Exception] = Lost) -> None:
         self._conn = conn
         self._raw = raw
         self._lost = lost
@@ -167,28 +240,82 @@ class PostgresDatabase:
 
     kind = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool[asyncpg.Record]) -> None:
+    def __init__(self, pool: asyncpg.Pool[asyncpg.Record],
+                 settings: PgSettings | None = None) -> None:
         self.pool = pool
+        self.settings = settings or PgSettings()
+        self.operation_timeout: float | None = self.settings.operation_timeout
+        self._waiting = 0  # callers waiting for a connection (a metric: the pool's queue)
 
     @classmethod
-    async def open(cls, url: str, pool_size: int = POOL_SIZE) -> PostgresDatabase:
-        pool = await asyncpg.create_pool(
-            url, min_size=1, max_size=pool_size,
-            server_settings={"lock_timeout": str(LOCK_TIMEOUT_MS)})
-        return cls(pool)
+    async def open(cls, url: str, pool_size: int | None = None,
+                   settings: PgSettings | None = None) -> PostgresDatabase:
+        """The pool, with one connection made now (so a wrong URL shows at once).
+        `settings` default to the environment's (`PgSettings.from_env`)."""
+        settings = settings or PgSettings.from_env()
+        if pool_size is not None:
+            settings = PgSettings(pool_size, settings.acquire_timeout,
+                                  settings.statement_timeout, settings.operation_timeout,
+                                  settings.pgbouncer)
+        extra: dict[str, Any] = {}
+        if settings.pgbouncer:
+            # PgBouncer refuses startup parameters it does not know, and a connection
+            # it hands out may be another server session at each transaction: no named
+            # prepared statements, and the limits set in each transaction.
+            extra["statement_cache_size"] = 0
+        else:
+            extra["server_settings"] = settings.timeouts()
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=settings.pool_size,
+                                             timeout=settings.acquire_timeout, **extra)
+        except TimeoutError as exc:
+            raise Unavailable(f"the database server did not answer within "
+                              f"{settings.acquire_timeout:g} s") from exc
+        return cls(pool, settings)
 
     async def close(self) -> None:
-        await self.pool.close()
+        try:
+            await asyncio.wait_for(self.pool.close(), self.settings.acquire_timeout)
+        except TimeoutError:  # a server not answering: drop the connections unsaid
+            self.pool.terminate()
+
+    def pool_stats(self) -> PoolStats:
+        size, idle = self.pool.get_size(), self.pool.get_idle_size()
+        return PoolStats(self.settings.pool_size, size - idle, self._waiting)
+
+    async def _acquire(self) -> _Proxy:
+        """A connection within `acquire_timeout`; `Unavailable` saying why not."""
+        self._waiting += 1
+        try:
+            return await self.pool.acquire(timeout=self.settings.acquire_timeout)
+        except TimeoutError as exc:
+            raise Unavailable(
+                f"no database connection within {self.settings.acquire_timeout:g} s (all "
+                f"{self.settings.pool_size} of this process's connections busy, or the "
+                "server not answering)") from exc
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise Unavailable(f"cannot connect to the database server: "
+                              f"{exc or type(exc).__name__}") from exc
+        finally:
+            self._waiting -= 1
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[_Proxy]:
-        with _mapped():
-            conn = await self.pool.acquire()
+        conn = await self._acquire()
         try:
             yield conn
+        except asyncio.CancelledError:
+            # Given up on (the call's time ran out) in the middle of a statement: the
+            # server may be paused or gone, so close the socket rather than wait on it.
+            # PostgreSQL rolls back whatever the connection had not committed.
+            conn.terminate()
+            raise
         finally:
-            with contextlib.suppress(Exception):
-                await self.pool.release(conn)
+            try:
+                await self.pool.release(conn, timeout=self.settings.acquire_timeout)
+            except Exception:  # its reset did not answer: close it
+                with contextlib.suppress(Exception):
+                    conn.terminate()
 
     # -- statements on their own (each its own transaction) ------------------------
 
@@ -216,11 +343,17 @@ class PostgresDatabase:
                 readonly=not write)
             with _mapped():
                 await tx.start()
+                if self.settings.pgbouncer:
+                    await conn.execute("; ".join(
+                        f"SET LOCAL {name} = {value}"
+                        for name, value in self.settings.timeouts().items()))
             try:
                 yield _On(conn)
+            except asyncio.CancelledError:
+                raise  # `_connection` closes it: no ROLLBACK sent to a hung server
             except BaseException:
                 with contextlib.suppress(Exception):  # the connection may be gone
-                    await tx.rollback()
+                    await asyncio.wait_for(tx.rollback(), self.settings.statement_timeout)
                 raise
             with _mapped(lost=Unavailable):
                 await tx.commit()

@@ -400,7 +400,116 @@ V10 = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10)
+# Version 11: events' news and clocks' owed reminders (issue 28). `event_news`: what an
+# event command or timer has to announce in the event's channel (a result amended after
+# the end, a match forfeited or a player expelled for running out of time) until the
+# event timers hand it to the front end (`told_at`). `owed_reminders`: a clock game's
+# reminder per player and decision (`seq`, the game's log length when it began) until
+# it is told: one message a day per player carries every one owed. `event_timeouts`:
+# each time a player of an event's game ran out of time (the event's escalation counts
+# them).
+V11 = (
+    """
+    CREATE TABLE event_news (
+        id         INTEGER PRIMARY KEY,
+        event_id   INTEGER NOT NULL REFERENCES league_events (id) ON DELETE CASCADE,
+        kind       TEXT NOT NULL,
+        data       TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        told_at    REAL
+    )
+    """,
+    "CREATE INDEX event_news_untold ON event_news (event_id) WHERE told_at IS NULL",
+    """
+    CREATE TABLE owed_reminders (
+        user_id  TEXT NOT NULL,
+        game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq      INTEGER NOT NULL,
+        due_at   REAL NOT NULL,
+        deadline REAL NOT NULL,
+        told_at  REAL,
+        PRIMARY KEY (user_id, game_id, seq)
+    )
+    """,
+    "CREATE INDEX owed_reminders_untold ON owed_reminders (user_id) WHERE told_at IS NULL",
+    """
+    CREATE TABLE event_timeouts (
+        event_id INTEGER NOT NULL REFERENCES league_events (id) ON DELETE CASCADE,
+        user_id  TEXT NOT NULL,
+        game_id  INTEGER NOT NULL,
+        at       REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id, at)
+    )
+    """,
+)
+
+# Version 12: fair play (issue 26). `rating_voids`: a server admin voided a player's
+# rated results: every rated game of theirs that ended at or before `cutoff` counts for
+# nobody (ratings are worked out again without them). An index finds the lobbies closed
+# before they started, which are deleted after a grace period.
+V12 = (
+    """
+    CREATE TABLE rating_voids (
+        guild_id  TEXT NOT NULL,
+        user_id   TEXT NOT NULL,
+        cutoff    REAL NOT NULL,
+        voided_by TEXT NOT NULL,
+        voided_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    )
+    """,
+    "CREATE INDEX games_closed_lobbies ON games (updated_at) "
+    "WHERE status = 'cancelled' AND outcome = 'lobby_closed'",
+)
+
+# Version 13: players' data (issue 32). `erasures`: one row per erased user, only the
+# number of their pseudonym ("Former player 7") and when; nothing that names them.
+# `guild_departures`: servers the bot was removed from, and when their games, events and
+# settings are deleted unless it comes back first.
+V13 = (
+    """
+    CREATE TABLE erasures (
+        number    INTEGER PRIMARY KEY,
+        erased_at REAL NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE guild_departures (
+        guild_id  TEXT PRIMARY KEY,
+        left_at   REAL NOT NULL,
+        delete_at REAL NOT NULL
+    )
+    """,
+    "CREATE INDEX guild_departures_due ON guild_departures (delete_at)",
+)
+
+# Version 14 (issue 30): each public message a front end sends for a game, recorded
+# before it is sent and again once the channel has it, so that after a crash the next
+# process knows the post may already be in the channel (and finds it, or edits it)
+# instead of posting it again. `kind` says which message of the game ("post": a
+# change's post; "card": the game's card, one per game), `version` the game's version
+# it shows; `nonce` is the idempotency key sent with it (Discord's message nonce),
+# `attempts` how many messages were made for it (a new one only when the last one is
+# known gone), `message_id` the message once the channel confirmed it.
+V14 = (
+    """
+    CREATE TABLE post_deliveries (
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind       TEXT NOT NULL,
+        version    INTEGER NOT NULL,
+        channel_id TEXT NOT NULL,
+        holder     TEXT NOT NULL,
+        began_at   REAL NOT NULL,
+        attempts   INTEGER NOT NULL DEFAULT 1,
+        message_id TEXT,
+        sent_at    REAL,
+        PRIMARY KEY (game_id, kind, version)
+    )
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12,
+                                           V13, V14)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

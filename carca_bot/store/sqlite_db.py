@@ -17,7 +17,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from carca_bot.store.driver import Connection, Params, Result, Row
+from carca_bot.store.driver import Connection, Params, PoolStats, Result, Row
 from carca_bot.store.errors import IntegrityError, Unavailable
 
 # What makes the database unusable for now rather than a statement wrong.
@@ -86,11 +86,30 @@ class SqliteDatabase:
     """A SQLite file opened for the store."""
 
     kind = "sqlite"
+    operation_timeout: float | None = None  # SQLite's busy timeout is the limit
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.connection = db  # for tests that set SQLite's own limits (PRAGMAs)
         self._io = asyncio.Lock()
         self._in = _InTransaction(db)
+        self._waiting = 0
+
+    def pool_stats(self) -> PoolStats:
+        """The one connection: in use while a statement or transaction holds it."""
+        return PoolStats(1, int(self._io.locked()), self._waiting)
+
+    @asynccontextmanager
+    async def _turn(self) -> AsyncIterator[None]:
+        """The connection to oneself (statements and transactions take turns on it)."""
+        self._waiting += 1
+        try:
+            await self._io.acquire()
+        finally:
+            self._waiting -= 1
+        try:
+            yield
+        finally:
+            self._io.release()
 
     @classmethod
     async def open(cls, path: str | Path, synchronous: str = "FULL") -> SqliteDatabase:
@@ -116,15 +135,15 @@ class SqliteDatabase:
     # -- statements on their own --------------------------------------------------
 
     async def execute(self, sql: str, params: Params = ()) -> Result:
-        async with self._io:
+        async with self._turn():
             return await self._in.execute(sql, params)
 
     async def execute_fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        async with self._io:
+        async with self._turn():
             return await self._in.execute_fetchall(sql, params)
 
     async def executemany(self, sql: str, params: Iterable[Params]) -> None:
-        async with self._io:
+        async with self._turn():
             await self._in.executemany(sql, params)
 
     # -- transactions -------------------------------------------------------------
@@ -133,7 +152,7 @@ class SqliteDatabase:
     async def transaction(self, write: bool = True, serializable: bool = True
                           ) -> AsyncIterator[Connection]:
         # Every SQLite write transaction is serializable: one writer at a time.
-        async with self._io:
+        async with self._turn():
             with unavailable_on_sqlite_trouble():
                 await self.connection.execute("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
                 try:

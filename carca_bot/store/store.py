@@ -18,6 +18,7 @@ import asyncio
 import functools
 import inspect
 import json
+import logging
 import random
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -31,17 +32,23 @@ from carca_bot.store.errors import (
     ChannelBusy,
     Conflict,
     IntegrityError,
+    Lost,
     Retry,
     StoreError,
     Unavailable,
 )
 from carca_bot.store.league_rows import (
+    ClockTurnRow,
     EventGameRow,
+    EventNewsRow,
     EventRow,
     RatingHistoryRow,
     RatingRow,
+    ReminderRow,
     ResultRow,
 )
+from carca_bot.store.privacy import PrivacyRows
+from carca_bot.store.processes import ALIVE, ProcessMethods, mark_posted_rows
 from carca_bot.store.rows import (
     ActionRow,
     GameData,
@@ -74,6 +81,7 @@ SCOPES = ("guild", "user")  # what a language override belongs to
 __all__ = ["ChannelBusy", "Conflict", "IntegrityError", "Store", "StoreError", "Unavailable",
            "UsageCheck"]
 ATTEMPTS = 5  # runs of a method PostgreSQL could not serialize, before `Unavailable`
+log = logging.getLogger(__name__)
 
 
 def _dumps(value: object) -> str:
@@ -127,8 +135,10 @@ SELECT
 """
 
 
-class Store:
-    """The database that holds every game."""
+class Store(PrivacyRows, ProcessMethods):
+    """The database that holds every game (and, from `PrivacyRows`, what an erasure or a
+    server's departure needs: store/privacy.py; from `ProcessMethods`, posts delivered
+    exactly once and the processes sharing the database: store/processes.py)."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -336,12 +346,15 @@ class Store:
     # -- the public-post outbox -------------------------------------------------
 
     async def unposted(self, limit: int) -> list[Unposted]:
-        """Games owed a public post, the longest waiting first."""
+        """Games owed a public post, the longest waiting first; not those of a server
+        the bot was removed from (they wait for its return, not at the head of the
+        queue: `guild_departures`)."""
         rows = await self._rows(
             "SELECT g.id, g.guild_id, g.channel_id, g.posted_version, g.public_version, "
             "  (SELECT min(e.at) FROM public_events e WHERE e.game_id = g.id "
             "   AND e.version > g.posted_version) AS since "
             "FROM games g WHERE g.public_version > g.posted_version "
+            "AND NOT EXISTS (SELECT 1 FROM guild_departures d WHERE d.guild_id = g.guild_id) "
             "ORDER BY since NULLS FIRST, g.id LIMIT ?", (limit,))
         return [Unposted(int(i), g, c, int(p), int(v), float(t or 0.0))
                 for i, g, c, p, v, t in rows]
@@ -358,14 +371,7 @@ class Store:
         """The public post up to `version` was delivered; never goes back, never past the
         last public change. What was delivered is forgotten."""
         async with self._transaction("ROW") as db:
-            await db.execute(
-                "UPDATE games SET posted_version = CASE "
-                "WHEN ? <= posted_version OR public_version <= posted_version "
-                "THEN posted_version WHEN ? >= public_version THEN public_version ELSE ? END "
-                "WHERE id = ?", (version, version, version, game_id))
-            await db.execute(
-                "DELETE FROM public_events WHERE game_id = ? AND version <= "
-                "(SELECT posted_version FROM games WHERE id = ?)", (game_id, game_id))
+            await mark_posted_rows(db, game_id, version)
 
     # -- reading ----------------------------------------------------------------
 
@@ -918,7 +924,12 @@ class Store:
         """Hold `name` until `now + seconds`, unless another holder holds it past `now`;
         whether `holder` has it. One statement on one row, so of two processes asking at
         once one gets it (SQLite: one writer; PostgreSQL: the second waits for the first's
-        row, is run again, and sees it). Leases expired for a day are forgotten."""
+        row, is run again, and sees it). Leases expired for a day are forgotten.
+
+        A lease whose holder said it was alive (`alive`) and has stopped saying so is
+        taken at once, whatever its own expiry: that process is gone, and so is its
+        hold on everything (issue 30: a survivor takes its work over within the one
+        lease time of `alive`)."""
         async with self._transaction("ROW") as db:
             await db.execute("DELETE FROM leases WHERE expires < ?", (now - 86400.0,))
             rows = await db.execute_fetchall(
@@ -926,7 +937,9 @@ class Store:
                 "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
                 "expires = excluded.expires "
                 "WHERE leases.expires <= ? OR leases.holder = excluded.holder "
-                "RETURNING holder", (name, holder, now + seconds, now))
+                "OR EXISTS (SELECT 1 FROM leases h WHERE h.name = ? || leases.holder "
+                "AND h.expires <= ?) "
+                "RETURNING holder", (name, holder, now + seconds, now, ALIVE, now))
         return bool(rows)
 
     async def release_lease(self, name: str, holder: str) -> None:
@@ -956,6 +969,164 @@ class Store:
             found.update((int(i), str(g)) for i, g in rows)
         return found
 
+    # -- events' news, owed reminders, time-outs (issue 28) ------------------------------
+
+    async def add_event_news(self, event_id: int, kind: str, data: Mapping[str, Any],
+                             now: float) -> int:
+        """Queue an announcement for the event's channel; its id."""
+        async with self._transaction() as db:
+            rows = list(await db.execute_fetchall(
+                "INSERT INTO event_news (event_id, kind, data, created_at) VALUES (?, ?, ?, ?) "
+                "RETURNING id", (event_id, kind, _dumps(data), now)))
+        return int(rows[0][0])
+
+    async def untold_event_news(self, event_id: int) -> list[EventNewsRow]:
+        rows = await self._rows(
+            "SELECT id, event_id, kind, data, created_at FROM event_news "
+            "WHERE event_id = ? AND told_at IS NULL ORDER BY id", (event_id,))
+        return [EventNewsRow(int(i), int(e), str(k), json.loads(d), float(c))
+                for i, e, k, d, c in rows]
+
+    async def events_with_news(self) -> list[int]:
+        rows = await self._rows(
+            "SELECT DISTINCT event_id FROM event_news WHERE told_at IS NULL ORDER BY event_id")
+        return [int(r[0]) for r in rows]
+
+    async def tell_event_news(self, news_id: int, now: float) -> bool:
+        """Mark an announcement told; False if it was already (another process told it)."""
+        async with self._transaction("ROW") as db:
+            rows = await db.execute_fetchall(
+                "UPDATE event_news SET told_at = ? WHERE id = ? AND told_at IS NULL "
+                "RETURNING id", (now, news_id))
+        return bool(rows)
+
+    async def reminder(self, user_id: str, game_id: int, seq: int) -> ReminderRow | None:
+        rows = await self._rows(
+            f"SELECT {REMINDER_COLUMNS} FROM owed_reminders WHERE user_id = ? AND game_id = ? "
+            "AND seq = ?", (user_id, game_id, seq))
+        return _reminder_row(rows[0]) if rows else None
+
+    async def put_reminder(self, row: ReminderRow) -> None:
+        """Store a reminder's state (owed: `told_at` None)."""
+        async with self._transaction("ROW") as db:
+            await db.execute(
+                f"INSERT INTO owed_reminders ({REMINDER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (user_id, game_id, seq) DO UPDATE SET due_at = excluded.due_at, "
+                "deadline = excluded.deadline, told_at = excluded.told_at",
+                (row.user_id, row.game_id, row.seq, row.due_at, row.deadline, row.told_at))
+
+    async def owed_reminders(self, user_id: str | None = None) -> list[ReminderRow]:
+        """Reminders not yet told (of one user, if named), oldest first."""
+        sql = f"SELECT {REMINDER_COLUMNS} FROM owed_reminders WHERE told_at IS NULL"
+        params: tuple[Any, ...] = ()
+        if user_id is not None:
+            sql += " AND user_id = ?"
+            params = (user_id,)
+        rows = await self._rows(sql + " ORDER BY due_at, game_id", params)
+        return [_reminder_row(r) for r in rows]
+
+    async def drop_reminder(self, user_id: str, game_id: int, seq: int) -> None:
+        async with self._transaction("ROW") as db:
+            await db.execute("DELETE FROM owed_reminders WHERE user_id = ? AND game_id = ? "
+                             "AND seq = ?", (user_id, game_id, seq))
+
+    async def clock_turns_of(self, user_id: str) -> list[ClockTurnRow]:
+        """The user's running clock games (not resigned): seat, clock state, deadline."""
+        rows = await self._rows(
+            "SELECT g.id, g.channel_id, s.seat, g.clock, g.deadline, g.guild_id FROM games g "
+            "JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? AND s.resigned = 0 "
+            "AND g.status = 'active' AND g.clock IS NOT NULL ORDER BY g.id", (user_id,))
+        return [ClockTurnRow(int(g), str(c), int(s), None if k is None else json.loads(k),
+                             None if d is None else float(d), str(u))
+                for g, c, s, k, d, u in rows]
+
+    async def add_timeout(self, event_id: int, user_id: str, game_id: int, at: float) -> bool:
+        """Note that a player of an event's game ran out of time; False if noted before."""
+        async with self._transaction("ROW") as db:
+            rows = await db.execute_fetchall(
+                "INSERT INTO event_timeouts (event_id, user_id, game_id, at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, user_id, at) DO NOTHING "
+                "RETURNING game_id", (event_id, user_id, game_id, at))
+        return bool(rows)
+
+    async def timeouts(self, event_id: int, user_id: str) -> list[int]:
+        """The games (one entry per time-out) in which the player ran out of time."""
+        rows = await self._rows(
+            "SELECT game_id FROM event_timeouts WHERE event_id = ? AND user_id = ? "
+            "ORDER BY at", (event_id, user_id))
+        return [int(r[0]) for r in rows]
+
+    # -- fair play (issue 26) and profiles (issue 28): added at the end -------------------
+
+    async def delete_closed_lobbies(self, closed_before: float, limit: int = 500) -> int:
+        """Delete lobbies closed before they started (outcome `lobby_closed`) whose last
+        change is at or before `closed_before`, at most `limit` at a time; how many. Their
+        seats, messages and votes go with them (ON DELETE CASCADE); a game that was dealt
+        is never deleted here."""
+        async with self._transaction() as db:
+            rows = await db.execute_fetchall(
+                "SELECT id FROM games WHERE status = 'cancelled' AND outcome = 'lobby_closed' "
+                "AND updated_at <= ? ORDER BY id LIMIT ?", (closed_before, limit))
+            ids = [int(r[0]) for r in rows]
+            if ids:
+                await db.execute(f"DELETE FROM games WHERE id IN ({', '.join('?' * len(ids))})",
+                                 ids)
+        return len(ids)
+
+    async def rating_history_since(self, guild: str, since: float) -> list[RatingHistoryRow]:
+        """The server's rating history of games ended at or after `since`, in rating
+        order (what repeat weights look back over)."""
+        rows = await self._rows(
+            f"SELECT {HISTORY_COLUMNS} FROM rating_history WHERE guild_id = ? AND ended_at >= ? "
+            "ORDER BY ended_at, game_id, user_id", (guild, since))
+        return [_history_row(r) for r in rows]
+
+    async def opponent_counts(self, guild: str, pool: str) -> dict[str, int]:
+        """How many different players each player met in rated games of `pool`."""
+        rows = await self._rows(
+            "SELECT a.user_id, count(DISTINCT b.user_id) FROM rating_history a "
+            "JOIN rating_history b ON b.guild_id = a.guild_id AND b.game_id = a.game_id "
+            "AND b.user_id <> a.user_id WHERE a.guild_id = ? AND a.pool = ? "
+            "GROUP BY a.user_id", (guild, pool))
+        return {str(u): int(n) for u, n in rows}
+
+    async def results_of_games(self, game_ids: Iterable[int]) -> list[ResultRow]:
+        """Every seat's result of these games, by game then seat."""
+        wanted = sorted(set(game_ids))
+        found: list[ResultRow] = []
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            rows = await self._rows(
+                f"SELECT {RESULT_COLUMNS} FROM game_results WHERE game_id IN "
+                f"({', '.join('?' * len(chunk))}) ORDER BY game_id, seat", chunk)
+            found += [_result_row(r) for r in rows]
+        return found
+
+    async def add_rating_void(self, guild: str, user_id: str, until: float, by: str,
+                              now: float) -> None:
+        """Void the player's rated results on the server up to `until` (a later void of
+        the same player reaches further)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO rating_voids (guild_id, user_id, cutoff, voided_by, voided_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET "
+                "cutoff = excluded.cutoff, voided_by = excluded.voided_by, "
+                "voided_at = excluded.voided_at", (guild, user_id, until, by, now))
+
+    async def remove_rating_void(self, guild: str, user_id: str) -> bool:
+        """Lift the player's void; whether there was one."""
+        async with self._transaction() as db:
+            rows = await db.execute_fetchall(
+                "DELETE FROM rating_voids WHERE guild_id = ? AND user_id = ? RETURNING user_id",
+                (guild, user_id))
+        return bool(rows)
+
+    async def rating_voids(self, guild: str) -> dict[str, float]:
+        """The server's voided players: each one's results up to the time given are void."""
+        rows = await self._rows(
+            "SELECT user_id, cutoff FROM rating_voids WHERE guild_id = ?", (guild,))
+        return {str(u): float(t) for u, t in rows}
+
 
 RESULT_COLUMNS = ("game_id, seat, guild_id, user_id, display_name, score, played_rank, rank, "
                   "players, ending, rated, left_game, ended_at, expansions")
@@ -964,6 +1135,20 @@ HISTORY_COLUMNS = ("guild_id, game_id, user_id, pool, ended_at, rank, players, b
 EVENT_COLUMNS = ("id, guild_id, channel_id, title, status, data, options, version, created_by, "
                  "created_at, updated_at, series, season, division, reminded_round, "
                  "announced_round, digest_at")
+
+
+REMINDER_COLUMNS = "user_id, game_id, seq, due_at, deadline, told_at"
+
+
+def _reminder_row(row: Sequence[Any]) -> ReminderRow:
+    user, game, seq, due, deadline, told = row
+    return ReminderRow(str(user), int(game), int(seq), float(due), float(deadline),
+                       None if told is None else float(told))
+
+def _history_row(row: Sequence[Any]) -> RatingHistoryRow:
+    g, gid, u, p, t, r, n, bm, bs, am, as_, k = row
+    return RatingHistoryRow(str(g), int(gid), str(u), str(p), float(t), int(r), int(n),
+                            float(bm), float(bs), float(am), float(as_), int(k))
 
 
 def _result_row(row: Sequence[Any]) -> ResultRow:
@@ -990,25 +1175,51 @@ _RETRYING: ContextVar[bool] = ContextVar("store_retrying", default=False)
 
 def _retried(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
     """Run the whole method again (after a short random pause) when its transaction lost
-    to a concurrent one (`Retry`: nothing was written); `Unavailable` after ATTEMPTS.
-    A method called by another runs inside its caller's attempt."""
+    to a concurrent one or its connection (`Retry`: nothing was written); `Unavailable`
+    after ATTEMPTS, or once the database's `operation_timeout` has run out, the runs
+    again included. A method called by another runs inside its caller's attempt.
+
+    Every `Unavailable` is logged here once, with its real cause (a refused connection,
+    a time-out, a lost connection, writers colliding): players only hear "try again"."""
     @functools.wraps(method)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
         if _RETRYING.get():
             return await method(*args, **kwargs)
         token = _RETRYING.set(True)
+        limit = getattr(getattr(args[0], "_db", None), "operation_timeout", None)
         try:
-            for attempt in range(ATTEMPTS):
-                try:
-                    return await method(*args, **kwargs)
-                except Retry as exc:
-                    last = exc
-                    await asyncio.sleep(random.uniform(0, 0.005 * 2 ** attempt))
-            raise Unavailable(f"still colliding with other writers after {ATTEMPTS} "
-                              f"attempts: {last}") from last
+            async with asyncio.timeout(limit):
+                return await _attempts(method, args, kwargs)
+        except TimeoutError as exc:
+            raise _logged(method.__name__, Unavailable(
+                f"no answer from the database within {limit:g} s (CARCA_DB_TIMEOUT); the "
+                "call was given up and its connection closed")) from exc
+        except Unavailable as exc:
+            _logged(method.__name__, exc)
+            raise
         finally:
             _RETRYING.reset(token)
     return wrapper
+
+
+async def _attempts(method: Callable[..., Awaitable[Any]], args: tuple[Any, ...],
+                    kwargs: dict[str, Any]) -> Any:
+    for attempt in range(ATTEMPTS):
+        try:
+            return await method(*args, **kwargs)
+        except Retry as exc:
+            last = exc
+            await asyncio.sleep(random.uniform(0, 0.005 * 2 ** attempt))
+    if isinstance(last, Lost):
+        raise Unavailable(f"the connection to the database failed {ATTEMPTS} times: "
+                          f"{last}") from last
+    raise Unavailable(f"still colliding with other writers after {ATTEMPTS} "
+                      f"attempts: {last}") from last
+
+
+def _logged(name: str, exc: Unavailable) -> Unavailable:
+    log.warning("store.%s: the database could not be used: %s", name, exc)
+    return exc
 
 
 # Every public method, those added later included.

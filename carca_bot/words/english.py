@@ -1,116 +1,50 @@
-"""The engine's sentences: one per refusal code and per event reason, in English source text.
+"""The engine's sentences: one per refusal code, and each event with who, in English source.
 
 The English here is the `words` catalogue's source; every sentence goes through
 `Domain("words")`, so the player reads whatever language is being spoken
 (`carca_bot.i18n.speaking`). Sentences are whole, with `{fields}`: where English
 would glue a word in ("a {kind}", "that {kind} is occupied") the sentence is
 written once per value instead, because Spanish nouns carry a gender that the
-rest of the sentence must agree with.
+rest of the sentence must agree with. Names of things live in `names.py`, the
+sentence of each event reason in `happened.py`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
-
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.events import Event
 from carca_bot.i18n import N_, Domain
+from carca_bot.words.happened import REASONS, detail
+from carca_bot.words.names import (
+    A_FIGURE,
+    EDGES,
+    FIGURES,
+    ON_A_FEATURE,
+    SIDE_LETTERS,
+    SIDES,
+    TITLES,
+    Names,
+    Params,
+    Words,
+    a_figure,
+    expansion_title,
+    figure_name,
+    figure_title,
+    held,
+    join,
+    name_of,
+    named,
+    quoted,
+    square,
+)
+
+__all__ = ["A_FIGURE", "FIGURES", "REASONS", "REFUSALS", "TITLES", "a_figure", "detail",
+           "event", "expansion_title", "figure_name", "figure_title", "held", "join",
+           "name_of", "refusal", "square"]
 
 _T = Domain("words")
 _ = _T.gettext
 ngettext = _T.ngettext
-pgettext = _T.pgettext
-
-Params = dict[str, Any]
-Names = Sequence[str]
-Words = Callable[[Params, Names], str]
-
-
-def square(pos: tuple[int, int]) -> str:
-    """How a square is written in sentences: `x,y`, as the board labels it and commands
-    take it (records hold the same numbers)."""
-    return f"{pos[0]},{pos[1]}"
-
-
-def name_of(names: Names, player: int | None) -> str:
-    """A seat's name; a seat the list does not know is 'player N' (counting from 1)."""
-    if player is None:
-        return ""
-    if not 0 <= player < len(names):
-        return _("player {number}").format(number=player + 1)
-    return names[player]
-
-
-def join(items: Sequence[str]) -> str:
-    """'Ana', 'Ana and Ben', 'Ana, Ben and Cy' in the language being spoken."""
-    if not items:
-        return ""
-    text = items[-1]
-    if len(items) >= 2:
-        # TRANSLATORS: the last two names of a list of players.
-        text = _("{first} and {last}").format(first=items[-2], last=items[-1])
-    for item in reversed(items[:-2]):
-        # TRANSLATORS: a name followed by the rest of a list of players.
-        text = _("{first}, {rest}").format(first=item, rest=text)
-    return text
-
-
-def _quoted(value: object) -> str:
-    """Something a player typed, shown exactly (quoted as Python would)."""
-    return repr(value)
-
-
-# -- names of things, for the few sentences that hold one as a field ------------------
-
-FIGURES = {
-    "follower": lambda: pgettext("figure", "follower"),
-    "abbot": lambda: pgettext("figure", "abbot"),
-    "mayor": lambda: pgettext("figure", "mayor"),
-    "wagon": lambda: pgettext("figure", "wagon"),
-    "barn": lambda: pgettext("figure", "barn"),
-}
-A_FIGURE = {
-    "follower": lambda: pgettext("a figure", "a follower"),
-    "abbot": lambda: pgettext("a figure", "an abbot"),
-    "mayor": lambda: pgettext("a figure", "a mayor"),
-    "wagon": lambda: pgettext("a figure", "a wagon"),
-    "barn": lambda: pgettext("a figure", "a barn"),
-}
-# TRANSLATORS: where a figure may not stand ("an abbot cannot stand on a field").
-ON_A_FEATURE = {
-    "road": lambda: pgettext("stand on", "a road"),
-    "city": lambda: pgettext("stand on", "a city"),
-    "field": lambda: pgettext("stand on", "a field"),
-    "monastery": lambda: pgettext("stand on", "a monastery"),
-    "shrine": lambda: pgettext("stand on", "a shrine"),
-    "abbey": lambda: pgettext("stand on", "an abbey"),
-    "garden": lambda: pgettext("stand on", "a garden"),
-}
-THE_BUILDING = {
-    "monastery": lambda: pgettext("the building", "the monastery"),
-    "shrine": lambda: pgettext("the building", "the shrine"),
-    "abbey": lambda: pgettext("the building", "the abbey"),
-}
-SIDES = (N_("north"), N_("east"), N_("south"), N_("west"))  # an edge of a tile, clockwise
-SIDE_LETTERS = ("N", "E", "S", "W")  # as commands name the edges (data, not words)
-EDGES = {
-    "city": lambda: pgettext("edge", "city"),
-    "road": lambda: pgettext("edge", "road"),
-    "field": lambda: pgettext("edge", "field"),
-    "river": lambda: pgettext("edge", "river"),
-}
-
-
-def _named(table: dict[str, Callable[[], str]], key: str) -> str:
-    """The table's words for `key`; a value it does not know is shown as it is."""
-    words = table.get(key)
-    return words() if words is not None else str(key)
-
-
-def figure_name(figure: str) -> str:
-    """A figure's name ('follower', 'abbot', ...); a name no figure has stays as typed."""
-    return _named(FIGURES, figure)
 
 
 # -- refusals -----------------------------------------------------------------------
@@ -137,8 +71,8 @@ def _not_your_turn(p: Params, n: Names) -> str:
 def _edge_mismatch(p: Params, n: Names) -> str:
     side = SIDES[p["side"]]
     return _("its {side} edge is {edge} but the tile at {other} shows {shows} there").format(
-        side=_(side), edge=_named(EDGES, p["edge"]), other=square(p["other"]),
-        shows=_named(EDGES, p["shows"]))
+        side=_(side), edge=named(EDGES, p["edge"]), other=square(p["other"]),
+        shows=named(EDGES, p["shows"]))
 
 
 def _river_turn(p: Params, n: Names, times: int) -> str:
@@ -172,7 +106,7 @@ def _not_in_hand(p: Params, n: Names) -> str:
 
 def _not_allowed(p: Params, n: Names) -> str:
     return _("{a_figure} cannot stand on {a_feature}").format(
-        a_figure=_named(A_FIGURE, p["figure"]), a_feature=_named(ON_A_FEATURE, p["where"]))
+        a_figure=named(A_FIGURE, p["figure"]), a_feature=named(ON_A_FEATURE, p["where"]))
 
 
 def _occupied(p: Params, n: Names) -> str:
@@ -186,6 +120,21 @@ def _occupied(p: Params, n: Names) -> str:
     if kind == "garden":
         return _("that garden is already occupied")
     return _("that building is already occupied")
+
+
+def _joins_no_follower(p: Params, n: Names) -> str:
+    kind = p["kind"]
+    if kind == "field":
+        return _("none of your farmers is in that field")
+    if kind == "city":
+        return _("none of your followers is in that city")
+    return _("none of your followers is on that road")
+
+
+def _joins_completed(p: Params, n: Names) -> str:
+    if p["kind"] == "city":
+        return _("this tile completes that city")
+    return _("this tile completes that road")
 
 
 def _wagon_onto(p: Params, n: Names) -> str:
@@ -224,10 +173,10 @@ REFUSALS: dict[str, Words] = {
     "wrong_phase": _waiting,
     "not_your_turn": _not_your_turn,
     "not_a_player": lambda p, n: _("{name} is not a player in this game").format(
-        name=_quoted(p["name"])),
+        name=quoted(p["name"])),
     "start_not_in_supply": _tile(N_("the start tile {tile} is not in this game's supply")),
     "no_tiles_left": _plain(N_("there are no tiles left to draw")),
-    "unknown_tile": lambda p, n: _("there is no tile {tile}").format(tile=_quoted(p["tile"])),
+    "unknown_tile": lambda p, n: _("there is no tile {tile}").format(tile=quoted(p["tile"])),
     "tile_not_in_supply": _tile(N_("no {tile} tile is left in the supply")),
     "lake_last": _plain(N_("the lake is placed last, after every other river tile")),
     "river_first": _plain(N_("river tiles come first: draw from the river stack")),
@@ -259,15 +208,17 @@ REFUSALS: dict[str, Words] = {
     "deploy_and_recall": _plain(N_("a turn may deploy a figure or recall the abbot, not "
                                    "both")),
     "unknown_figure": lambda p, n: _("there is no figure {figure}").format(
-        figure=_quoted(p["figure"])),
+        figure=quoted(p["figure"])),
     "figure_not_in_hand": _not_in_hand,
     "deploy_nothing_named": lambda p, n: _("{on} names nothing on the tile just placed")
-    .format(on=_quoted(p["on"])),
+    .format(on=quoted(p["on"])),
     "garden_abbot_only": _plain(N_("only an abbot may stand in a garden")),
     "figure_not_allowed": _not_allowed,
     "feature_occupied": _occupied,
+    "joins_no_follower": _joins_no_follower,
+    "joins_completed": _joins_completed,
     "barn_not_corner": lambda p, n: _("a barn goes on a corner (NW, NE, SE or SW), not {on}")
-    .format(on=_quoted(p["on"])),
+    .format(on=quoted(p["on"])),
     "barn_corner_not_field": lambda p, n: _("a barn needs four tiles meeting at the {corner} "
                                             "corner, all of them field there").format(
         corner=p["on"]),
@@ -282,14 +233,14 @@ REFUSALS: dict[str, Words] = {
     "pair_used": _plain(N_("both tokens of that pair are already on the board")),
     "token_no_tile": _sq(N_("there is no tile at {square}")),
     "token_nothing_named": lambda p, n: _("{on} names nothing on the tile at {square}").format(
-        on=_quoted(p["on"]), square=square(p["square"])),
+        on=quoted(p["on"]), square=square(p["square"])),
     "no_tunnel_entrance": lambda p, n: _("the {side} side of the tile at {square} has no "
                                          "tunnel entrance").format(
         side=p["on"], square=square(p["square"])),
     "entrance_taken": _plain(N_("that tunnel entrance already has a token")),
     # wagons
     "wagon_nothing_named": lambda p, n: _("{on} at {square} names nothing on the board")
-    .format(on=_quoted(p["on"]), square=square(p["square"])),
+    .format(on=quoted(p["on"]), square=square(p["square"])),
     "wagon_onto": _wagon_onto,
     "wagon_complete": _plain(N_("a wagon can only move to an incomplete feature")),
     "wagon_occupied": _plain(N_("that feature is occupied")),
@@ -305,7 +256,8 @@ PLACEMENT = frozenset({"tile_square_taken", "tile_no_neighbour", "tile_edge_mism
                        "river_three_turns", "cult_crowded", "cult_partner_taken"})
 FIGURE = frozenset({"unknown_figure", "figure_not_in_hand", "deploy_nothing_named",
                     "garden_abbot_only", "figure_not_allowed", "feature_occupied",
-                    "barn_not_corner", "barn_corner_not_field", "barn_field_taken"})
+                    "joins_no_follower", "joins_completed", "barn_not_corner",
+                    "barn_corner_not_field", "barn_field_taken"})
 TOKEN = frozenset({"no_tunnels", "no_such_pair", "pair_used", "token_no_tile",
                    "token_nothing_named", "no_tunnel_entrance", "entrance_taken"})
 
@@ -333,152 +285,6 @@ def refusal(err: IllegalMove, names: Names) -> str:
     if err.code in TOKEN:
         return _("cannot place the token: {reason}").format(reason=text)
     return text
-
-
-# -- events -------------------------------------------------------------------------
-
-COMPLETED_BUILDING = {
-    "monastery": N_("completed monastery (9)"),
-    "shrine": N_("completed shrine (9)"),
-    "abbey": N_("completed abbey (9)"),
-    "garden": N_("completed garden (9)"),
-}
-INCOMPLETE_BUILDING: dict[str, Callable[[int], str]] = {
-    "monastery": lambda n: ngettext("incomplete monastery with {n} neighbour (1 + {n})",
-                                    "incomplete monastery with {n} neighbours (1 + {n})", n),
-    "shrine": lambda n: ngettext("incomplete shrine with {n} neighbour (1 + {n})",
-                                 "incomplete shrine with {n} neighbours (1 + {n})", n),
-    "abbey": lambda n: ngettext("incomplete abbey with {n} neighbour (1 + {n})",
-                                "incomplete abbey with {n} neighbours (1 + {n})", n),
-    "garden": lambda n: ngettext("incomplete garden with {n} neighbour (1 + {n})",
-                                 "incomplete garden with {n} neighbours (1 + {n})", n),
-}
-
-
-def _road(p: Params) -> str:
-    n = p["tiles"]
-    if p["final"]:
-        return ngettext("incomplete road of {n} tile (1 per tile)",
-                        "incomplete road of {n} tiles (1 per tile)", n).format(n=n)
-    return ngettext("completed road of {n} tile (1 per tile)",
-                    "completed road of {n} tiles (1 per tile)", n).format(n=n)
-
-
-def _city(p: Params) -> str:
-    n, pennants, each = p["tiles"], p["pennants"], p["each"]
-    if pennants:
-        tiles = ngettext("{n} tile", "{n} tiles", n).format(n=n)
-        shields = ngettext("{n} pennant", "{n} pennants", pennants).format(n=pennants)
-        if p["final"]:
-            text = _("incomplete city of {tiles} and {pennants} ({each} per tile and pennant)")
-        else:
-            text = _("completed city of {tiles} and {pennants} ({each} per tile and pennant)")
-        return text.format(tiles=tiles, pennants=shields, each=each)
-    if p["final"]:
-        text = ngettext("incomplete city of {n} tile ({each} per tile and pennant)",
-                        "incomplete city of {n} tiles ({each} per tile and pennant)", n)
-    else:
-        text = ngettext("completed city of {n} tile ({each} per tile and pennant)",
-                        "completed city of {n} tiles ({each} per tile and pennant)", n)
-    return text.format(n=n, each=each)
-
-
-def _building(p: Params) -> str:
-    name = p["name"]
-    if not p["final"]:
-        message = COMPLETED_BUILDING.get(name)
-        return _(message) if message is not None else f"{name} (9)"
-    around = p["neighbours"]
-    words = INCOMPLETE_BUILDING.get(name)
-    return words(around).format(n=around) if words is not None else f"{name} (1 + {around})"
-
-
-def _counted(reason: str, p: Params) -> str:
-    """How a feature's points were counted."""
-    if reason == "road":
-        return _road(p)
-    if reason == "city":
-        return _city(p)
-    return _building(p)
-
-
-def _fields(reason: str, p: Params) -> str:
-    """Farmers or a barn scoring a field by its completed cities."""
-    n = p["cities"]
-    if reason == "barn_placed":
-        text = ngettext("a barn placed in the field: {n} completed city ({per_city} per city)",
-                        "a barn placed in the field: {n} completed cities ({per_city} per "
-                        "city)", n)
-    elif reason == "barn_joined":
-        text = ngettext("farmers joined to a barn field: {n} completed city ({per_city} per "
-                        "city)",
-                        "farmers joined to a barn field: {n} completed cities ({per_city} per "
-                        "city)", n)
-    elif reason == "farmers_final":
-        text = ngettext("farmers in a field touching {n} completed city ({per_city} per city)",
-                        "farmers in a field touching {n} completed cities ({per_city} per "
-                        "city)", n)
-    else:
-        text = ngettext("barn in a field touching {n} completed city ({per_city} per city)",
-                        "barn in a field touching {n} completed cities ({per_city} per city)",
-                        n)
-    return text.format(n=n, per_city=p["per_city"])
-
-
-def _title(reason: str, p: Params) -> str:
-    """The King (largest city) and the Robber (longest road)."""
-    king = p["title"] == "king"
-    if reason == "title_taken":
-        n = p["size"]
-        if king:
-            text = ngettext("takes the King: completed the largest city so far ({n} tile)",
-                            "takes the King: completed the largest city so far ({n} tiles)", n)
-        else:
-            text = ngettext("takes the Robber: completed the largest road so far ({n} tile)",
-                            "takes the Robber: completed the largest road so far ({n} tiles)",
-                            n)
-        return text.format(n=n)
-    n = p["count"]
-    if king:
-        text = ngettext("the King: {n} completed city on the board (1 each)",
-                        "the King: {n} completed cities on the board (1 each)", n)
-    else:
-        text = ngettext("the Robber: {n} completed road on the board (1 each)",
-                        "the Robber: {n} completed roads on the board (1 each)", n)
-    return text.format(n=n)
-
-
-def detail(ev: Event) -> str:
-    """What happened, without who: how points were counted, or why it happened."""
-    p, reason = ev.params, ev.reason
-    if reason in ("road", "city", "building"):
-        return _counted(reason, p)
-    if reason == "abbot_recalled":
-        return _("recalled abbot: {counted}").format(counted=_counted(p["counted"], p))
-    if reason in ("barn_placed", "barn_joined", "farmers_final", "barn_final"):
-        return _fields(reason, p)
-    if reason in ("title_final", "title_taken"):
-        return _title(reason, p)
-    if reason == "challenge":
-        return _("{the_winner} at {winner_at} was completed first: the followers on "
-                 "{the_loser} at {loser_at} go home with no points").format(
-            the_winner=_named(THE_BUILDING, p["winner"]), winner_at=square(p["winner_at"]),
-            the_loser=_named(THE_BUILDING, p["loser"]), loser_at=square(p["loser_at"]))
-    if reason == "discarded":
-        return _("{tile} fits nowhere and is removed from the game").format(tile=p["tile"])
-    if reason == "wagon_stuck":
-        return _("the wagon has nowhere to go and returns")
-    if reason == "wagon_returned":
-        return _("the wagon returns to hand")
-    if reason == "wagon_moved":
-        return _("the wagon moves to {on} at {square}").format(on=p["on"],
-                                                                square=square(p["square"]))
-    return reason.replace("_", " ")
-
-
-REASONS = ("road", "city", "building", "abbot_recalled", "barn_placed", "barn_joined",
-           "farmers_final", "barn_final", "title_final", "title_taken", "challenge",
-           "discarded", "wagon_stuck", "wagon_returned", "wagon_moved")  # what `detail` says
 
 
 def event(ev: Event, names: Names) -> str:

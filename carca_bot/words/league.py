@@ -77,4 +77,23 @@ REFUSALS: dict[str, Callable[[Params], str]] = {
     "league_bad_moves": lambda p: _(
         "a division cannot promote and relegate more players than it has"),
     "league_bad_format": lambda p: _("that is not an event this bot can read"),
+    "league_bad_timeout_rule": lambda p: _(
+        "after repeated time-outs: none, forfeit or expel, after 1 to 20 time-outs"),
+    # rulings after the end, pairings, leagues (issue 28)
+    "event_would_reopen": lambda p: _(
+        "the event is over: a ruling must leave every match with a result"),
+    "league_no_round": lambda p: _("this event has rounds 1 to {rounds}").format(
+        rounds=p.get("rounds", "?")),
+    "pairing_busy": lambda p: _("the pairing could not be made just now: try again"),
+    "league_from_division": lambda p: _(
+        "event #{event} is a division of the league {league}: a league starts from a "
+        "sign-up event of its own").format(event=p.get("event", "?"),
+                                           league=p.get("league", "?")),
+    "league_signups_closed": lambda p: _(
+        "that event is no longer taking sign-ups: a league starts from one that is"),
+    "league_bad_divisions": lambda p: _(
+        "a league has 1 to {most} divisions of at least 2 players each").format(
+        most=p.get("most", "?")),
+    "no_season": lambda p: _("this league has no season {season}").format(
+        season=p.get("season", "?")),
 }

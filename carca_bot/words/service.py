@@ -25,7 +25,7 @@ from carca_bot.engine.moves import (
     SkipAbbey,
 )
 from carca_bot.i18n import N_, Domain
-from carca_bot.words import english, league
+from carca_bot.words import english, fair, league, privacy
 from carca_bot.words.english import square
 
 _T = Domain("words")
@@ -510,8 +510,7 @@ SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
     "record_too_big": lambda p: _(
         "that record is {size} KiB; a game record may be at most {limit} KiB").format(
         size=_kib(p["size"]) + 1, limit=_kib(p["limit"])),
-    "not_json": lambda p: (_("that is not a JSON game record ({detail})").format(
-        detail=p["detail"]) if p.get("detail") else _("that is not a JSON game record")),
+    "not_json": lambda p: _("that is not a JSON game record"),
     "import_too_slow": lambda p: _(
         "that record takes too long to replay (over {seconds:g} s), so it was not "
         "imported").format(seconds=p["seconds"]),
@@ -523,8 +522,9 @@ SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
     "record_too_deep": lambda p: _("that record is nested too deeply to be a game record"),
     "record_breaks_rule": _broken_rule,
     "record_setup_refused": _setup_refused,
-    "record_setup_invalid": lambda p: _("that record cannot be set up: {detail}").format(
-        detail=p["detail"]),
+    "record_setup_invalid": lambda p: _(
+        "that record cannot be set up: its players, expansions and rules do not fit "
+        "together"),
     # limits: each names the limit and the way on
     "games_per_user": lambda p: ngettext(
         "you are already in {count} game (lobbies and running games; the limit is "
@@ -584,6 +584,9 @@ SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
 }
 
 SERVICE_REFUSALS.update(league.REFUSALS)  # ratings and events: words/league.py
+SERVICE_REFUSALS.update(fair.REFUSALS)  # fair play, rating reads, records: words/fair.py
+NOTES.update(fair.NOTES)
+SERVICE_REFUSALS.update(privacy.REFUSALS)  # players' data: words/privacy.py
 
 
 def refusal(err: Refusal, names: Sequence[str] = ()) -> str:

@@ -75,11 +75,17 @@ class BotHarness:
 
     async def click(self, user: tuple[int, str], custom_id: str,
                     values: list[str] | None = None, locale: str | None = None,
-                    ephemeral: bool = False) -> list[Request]:
-        """`ephemeral`: the clicked component is on a private message (a turn's steps)."""
+                    ephemeral: bool = False, message_id: int | None = None) -> list[Request]:
+        """`ephemeral`: the clicked component is on a private message (a turn's steps).
+        `message_id`: a message the bot posted (Discord sends its components with the
+        click); by default a made-up message holding only the clicked component."""
         kind = 3 if values is not None else 2
+        rows = None
+        if message_id is not None:
+            rows = self.fake.messages[message_id]["components"]
         return await self.send(self.make.component(user, custom_id, kind=kind, values=values,
-                                                   locale=locale, ephemeral=ephemeral))
+                                                   locale=locale, ephemeral=ephemeral,
+                                                   message_id=message_id, rows=rows))
 
 
 UNLIMITED = Limits(lobbies_per_user=10**6, lobbies_per_server=10**6, games_per_user=10**6,

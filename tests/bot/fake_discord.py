@@ -4,6 +4,13 @@ discord.py's HTTP client is pointed at this server (`Route.BASE`); interactions 
 through the client's real gateway parser (`ConnectionState.parse_interaction_create`)
 shaped as Discord sends them, and every HTTP request discord.py makes comes out here,
 recorded with its JSON body or multipart parts, for tests to assert.
+
+As Discord does, a channel message's id is a snowflake holding its creation time (by
+`clock`, real time unless given), a message sent with a nonce and `enforce_nonce`
+within `NONCE_WINDOW` seconds of an earlier one with the same nonce returns that one,
+and a channel's history (its messages and the public answers to interactions made in
+it) can be read back, newest first, `after` an id, as the exactly-once delivery does
+after a crash (`carca_bot/bot/posts/sending.py`).
 """
 
 from __future__ import annotations
@@ -19,11 +26,13 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 from discord import http as discord_http
+from discord.utils import DISCORD_EPOCH
 
 APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
 GUILD_ID = 800000000000000001
 TIMESTAMP = "2026-11-22T10:00:00.000000+00:00"
+NONCE_WINDOW = 120.0  # seconds Discord holds a nonce to ("the past few minutes")
 
 
 @dataclass
@@ -116,7 +125,8 @@ def _json(data: Any, status: int = 200) -> web.Response:
 class FakeDiscord:
     """Discord's REST API as far as the bot uses it; records what it is sent."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock  # when messages are made (their ids' time), seconds since 1970
         self.requests: list[Request] = []
         self.arrived = asyncio.Event()
         self._ids = itertools.count(700000000000000001)
@@ -132,6 +142,12 @@ class FakeDiscord:
         self.dm_channels: dict[int, int] = {}  # DM channel id -> user id
         self.closed_dms: set[int] = set()  # users who take no direct messages (403)
         self.downloads: list[str] = []  # names of the uploaded files the bot fetched
+        self.tokens: dict[str, int] = {}  # interaction token -> the channel it came from
+        self.replies: dict[int, dict[str, Any]] = {}  # public answers to interactions
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}  # -> message, when
+        self.deduplicated = 0  # sends answered with the message their nonce made
+        self.nonce_window = NONCE_WINDOW
+        self._last_message = 0
 
     # -- running ------------------------------------------------------------------
 
@@ -165,6 +181,12 @@ class FakeDiscord:
 
     def new_id(self) -> int:
         return next(self._ids)
+
+    def message_id(self) -> int:
+        """A new message's id: a snowflake of `clock`'s time, each larger than the last."""
+        made = (int(self.clock() * 1000) - DISCORD_EPOCH) << 22
+        self._last_message = max(made, self._last_message + 1)
+        return self._last_message
 
     def since(self, start: int) -> list[Request]:
         return self.requests[start:]
@@ -238,6 +260,28 @@ class FakeDiscord:
                          403)
         return None
 
+    def history(self, channel: int, query: dict[str, str]) -> list[dict[str, Any]]:
+        """GET /channels/{id}/messages?after=ID&limit=N: the N messages just after the
+        id, newest first (Discord's order); the bot's and its public answers."""
+        after = int(query.get("after", "0"))
+        limit = min(int(query.get("limit", "50")), 100)
+        found = sorted((m for m in [*self.messages.values(), *self.replies.values()]
+                        if m["channel_id"] == str(channel) and int(m["id"]) > after),
+                       key=lambda m: int(m["id"]))[:limit]
+        return found[::-1]
+
+    def _sent_before(self, req: Request, channel: int) -> dict[str, Any] | None:
+        """The message an earlier send with this nonce made (`enforce_nonce`), if any."""
+        body = req.json if isinstance(req.json, dict) else {}
+        nonce = body.get("nonce")
+        if nonce is None or not body.get("enforce_nonce"):
+            return None
+        earlier = self.nonces.get((channel, str(nonce)))
+        if earlier is None or self.clock() - earlier[1] > self.nonce_window:
+            return None
+        self.deduplicated += 1
+        return self.messages.get(earlier[0])
+
     def channel_messages(self, channel: int) -> list[dict[str, Any]]:
         """The bot's messages in a channel now (not deleted), oldest first."""
         return [m for m in self.messages.values() if m["channel_id"] == str(channel)]
@@ -260,6 +304,11 @@ class FakeDiscord:
                 edited["id"] = str(message_id)
                 self.messages[message_id] = edited
                 return edited
+        if parts[0] == "guilds" and len(parts) == 4 and parts[2] == "members" and \
+                req.method == "GET":  # a member of the server, by id
+            return {"user": user_payload(int(parts[3]), f"user{parts[3][-2:]}"), "roles": [],
+                    "joined_at": TIMESTAMP, "deaf": False, "mute": False, "flags": 0,
+                    "nick": None, "avatar": None}
         if req.path == "/users/@me":
             return user_payload(BOT_ID, "CarcaBot")
         if req.path == "/oauth2/applications/@me":
@@ -271,11 +320,27 @@ class FakeDiscord:
                     for cmd in req.json]
         if parts[0] == "interactions" and parts[-1] == "callback":
             return self._callback(int(parts[1]), req)
+        if parts[0] == "channels" and parts[-1] == "messages" and req.method == "GET":
+            return self.history(int(parts[1]), req.query)
+        if parts[0] == "channels" and parts[-1] == "messages" and req.method == "POST":
+            earlier = self._sent_before(req, int(parts[1]))
+            if earlier is not None:
+                return earlier
+            made = self.message(req, int(parts[1]), self.message_id())
+            self.messages[int(made["id"])] = made
+            body = req.json if isinstance(req.json, dict) else {}
+            if body.get("nonce") is not None:
+                self.nonces[(int(parts[1]), str(body["nonce"]))] = (int(made["id"]),
+                                                                  self.clock())
+            return made
         if parts[0] == "webhooks" or (parts[0] == "channels" and parts[-1] == "messages"):
             channel = int(parts[1]) if parts[0] == "channels" else 0
             made = self.message(req, channel)
-            if parts[0] == "channels" and req.method == "POST":
-                self.messages[int(made["id"])] = made
+            if parts[0] == "webhooks" and req.method == "POST" and not req.ephemeral and \
+                    parts[-1] in self.tokens:  # a public answer, in the command's channel
+                made["id"] = str(self.message_id())
+                made["channel_id"] = str(self.tokens[parts[-1]])
+                self.replies[int(made["id"])] = made
             return made
         if parts[0] == "channels" and parts[-1] == "threads":
             return {"id": str(self.new_id()), "type": 11, "guild_id": str(GUILD_ID),
@@ -285,14 +350,15 @@ class FakeDiscord:
                         "archive_timestamp": TIMESTAMP}}
         return {}
 
-    def message(self, req: Request, channel: int) -> dict[str, Any]:
+    def message(self, req: Request, channel: int, message_id: int | None = None
+                ) -> dict[str, Any]:
         body = req.json or {}
         body = body.get("data", body) if isinstance(body, dict) else {}
         attachments = [{"id": str(self.new_id()), "filename": f.filename or "file",
                         "size": len(f.data), "url": "https://cdn.invalid/" + (f.filename or ""),
                         "proxy_url": "https://cdn.invalid/p", "content_type": sniff(f.data)}
                        for f in req.files]
-        return {"id": str(self.new_id()), "channel_id": str(channel), "type": 0,
+        return {"id": str(message_id or self.new_id()), "channel_id": str(channel), "type": 0,
                 "content": body.get("content") or "", "author": user_payload(BOT_ID, "CarcaBot"),
                 "attachments": attachments, "embeds": body.get("embeds") or [],
                 "mentions": [], "mention_roles": [], "pinned": False, "mention_everyone": False,
@@ -331,6 +397,7 @@ class Interactions:
         user_id, name = user
         channel = channel_id or self.channel_id
         iid = self.fake.new_id()
+        self.fake.tokens[f"token-{iid}"] = channel
         return {
             "id": str(iid), "application_id": str(APP_ID), "type": kind,
             "token": f"token-{iid}", "version": 1, "guild_id": str(self.guild_id),

@@ -3,7 +3,7 @@
 The markup check does not reuse the bot's escaping: it removes what Discord shows
 literally (a backslash and the character after it) and the bot's own fixed markup
 (bold pairs, `/carc …` code spans, <#channel>, <t:…> timestamps, intended
-mentions), and then nothing with a meaning in Discord may be left.
+mentions, a delivered post's marker line), and then nothing with a meaning in Discord may be left.
 """
 
 from __future__ import annotations
@@ -18,7 +18,14 @@ from tests.bot.fake_discord import Request, texts, walk
 ESCAPED = re.compile(r"\\.", re.S)
 OWN_CODE = re.compile(r"`(/carc[^`\n]*|carca-bot [^`\n]*|carca-record/1)`")
 OWN_TAGS = re.compile(r"<#\d+>|<t:\d+:R>")
+# A delivered post's marker (posts/sending.py): its own last line, in subtext.
+OWN_MARKER = re.compile(r"(?m)^-# #\d+·\d+(·\d+)?$")
 FORBIDDEN = ("@everyone", "@here", "||", "~~", "__", "](", "://", "<@&", "`", "_", "[", "]")
+
+
+def unmarked(content: str) -> str:
+    """A post's text without its delivery marker line, for tests that read its end."""
+    return OWN_MARKER.sub("", content).rstrip("\n")
 
 
 def body(req: Request) -> dict[str, Any] | None:
@@ -72,6 +79,7 @@ def assert_only_own_markup(content: str, pinged: Iterable[int | str] = ()) -> No
     text = ESCAPED.sub("", content)
     text = OWN_CODE.sub("", text)
     text = OWN_TAGS.sub("", text)
+    text = OWN_MARKER.sub("", text)
     for user in re.findall(r"<@!?(\d+)>", text):
         assert user in allowed, (user, content)
     text = re.sub(r"<@!?\d+>", "", text)
@@ -100,3 +108,49 @@ def assert_clean(requests: Iterable[Request], pinged: Iterable[int | str] = ()) 
         for part in req.files:
             name = part.filename or ""
             assert re.fullmatch(r"[A-Za-z0-9._-]{1,80}", name), name
+
+
+def _attachment_lists(data: Any) -> list[dict[str, Any]]:
+    """The `attachments` entries of a request's JSON, wherever discord.py put them (the
+    message, an interaction callback's `data`, a thread's first `message`)."""
+    if isinstance(data, list):
+        return [a for item in data for a in _attachment_lists(item)]
+    if not isinstance(data, dict):
+        return []
+    found = [a for a in data.get("attachments") or [] if isinstance(a, dict)]
+    for key in ("data", "message"):
+        found += _attachment_lists(data.get(key))
+    return found
+
+
+def files_sent(requests: Iterable[Request]) -> list[tuple[Request, str, str]]:
+    """Every file the bot sent, with the description it gave it ("" for none):
+    (request, file name, description)."""
+    found: list[tuple[Request, str, str]] = []
+    for req in requests:
+        listed = {str(a.get("id")): a for a in _attachment_lists(req.json)}
+        for part in req.files:
+            index = part.name.removeprefix("files[").removesuffix("]")
+            entry = listed.get(index, {})
+            found.append((req, part.filename or "", str(entry.get("description") or "")))
+    return found
+
+
+def gallery_items(requests: Iterable[Request]) -> list[tuple[Request, str, str]]:
+    """Every picture of a Components V2 gallery the bot sent: (request, url,
+    description, "" for none)."""
+    return [(req, str(item.get("media", {}).get("url")), str(item.get("description") or ""))
+            for req, msg in messages(requests)
+            for c in walk(msg.get("components") or []) if c.get("type") == 12
+            for item in c.get("items") or []]
+
+
+def assert_described(requests: Iterable[Request]) -> None:
+    """Every file and every gallery picture the bot sent has a description (alt text),
+    within Discord's 1,024 characters."""
+    requests = list(requests)
+    sent = [*files_sent(requests), *gallery_items(requests)]
+    bare = [(req.method, req.path, name) for req, name, about in sent if not about.strip()]
+    assert not bare, bare
+    long = [(name, len(about)) for _req, name, about in sent if len(about) > 1024]
+    assert not long, long

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from carca_bot.bot.ai_commands import public_change_hook, suggested
+from carca_bot.bot.commands.ai import suggested
 from carca_bot.engine.catalogue import tile_ids
 from carca_bot.engine.figures import FIGURES
 from carca_bot.engine.moves import Draw, EndTurn
@@ -148,7 +148,7 @@ async def test_the_ai_commands_speak_the_pseudo_language(h: BotHarness,
 async def test_a_solo_game_against_an_ai_to_the_end(h: BotHarness) -> None:
     """Ana against a strong-level seat (thinking with the cheap greedy level here); the
     AI's moves are posted in the channel as they are made, through the hook."""
-    h.bot.service.on_public_change = public_change_hook(h.bot)
+    h.bot.service.on_public_change = h.bot.outbox.on_public_change
     await lobby(h)
     private(await ai(h, ANA, "add", level="strong"))
     start = len(h.fake.requests)
@@ -191,7 +191,7 @@ async def test_an_ai_move_goes_on_the_card_and_pings_the_next_human_once(
     """Ana, Ben and an AI: after a human's move and the AI's answer, the card shows the
     AI's move at once (the service hook, not the owed-post catch-up), the change is
     posted, and the human after the AI is pinged once."""
-    h.bot.service.on_public_change = public_change_hook(h.bot)
+    h.bot.service.on_public_change = h.bot.outbox.on_public_change
     await lobby(h, BEN)
     private(await ai(h, ANA, "add", level="easy"))
     assert_card_reply(await h.command(ANA, "start"))

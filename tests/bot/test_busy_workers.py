@@ -19,7 +19,7 @@ async def test_a_busy_worker_pool_leaves_the_picture_out_and_says_so(
     async def busy(game: Game, max_bytes: int | None = None, language: str = "en") -> bytes:
         raise Busy("32 pictures waiting")
 
-    monkeypatch.setattr(harness.bot, "render_board", busy)
+    monkeypatch.setattr(harness.bot.pictures, "board", busy)
     (board,) = followups(await harness.command(first, "board"))
     assert not board.files
     assert "busy drawing" in board.content and "/carc board" in board.content
@@ -32,7 +32,7 @@ async def test_other_render_errors_are_not_hidden(
     async def broken(game: Game, max_bytes: int | None = None, language: str = "en") -> bytes:
         raise ValueError("a bug")
 
-    monkeypatch.setattr(harness.bot, "render_board", broken)
+    monkeypatch.setattr(harness.bot.pictures, "board", broken)
     logged: list[str] = []  # the harness fails on any error logged: this one is expected
     monkeypatch.setattr(harness.errors, "emit", lambda r: logged.append(r.getMessage()))
     (board,) = followups(await harness.command(first, "board"))

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from carca_bot.bot.card import card_layout, seat_line
+from carca_bot.bot.components.card import card_layout, seat_line
 from carca_bot.i18n import PSEUDO, speaking
 from carca_bot.i18n.pseudo import untranslated
 from carca_bot.service import ClockRules, NotifyPref, TurnView, model
@@ -93,8 +93,12 @@ async def test_the_card_shows_scores_turn_last_move_and_buttons(harness: BotHarn
     body = shown.card.json
     gallery = [c for c in body["components"][0]["components"] if c["type"] == 12]
     assert gallery[0]["items"][0]["media"]["url"] == "attachment://board.png"
-    assert body["attachments"] == [{"id": 0, "filename": "board.png",
-                                    "description": "The board"}]
+    (attached,) = body["attachments"]
+    assert attached["filename"] == "board.png"
+    # The picture's alt text, on the attachment and its gallery item: the last move and
+    # who is to act (tests/bot/test_alt_text.py says more).
+    assert attached["description"] == gallery[0]["items"][0]["description"]
+    assert f"It is {player[1]}'s turn" in attached["description"]
     ids = [str(c["custom_id"]) for c in walk(body["components"]) if "custom_id" in c]
     assert [i.split(":")[1] for i in ids] == ["tile", "board", "status"]
     assert all(i.endswith(f":{view.game_id}:{view.version}") for i in ids)

@@ -1,5 +1,7 @@
 """Slash commands in Spanish: what discord.py syncs carries valid Spanish names,
-descriptions and choices for es-ES and es-419, built offline through the translator."""
+descriptions and choices for es-ES and es-419, built offline through the translator.
+The words are written once, where each command is defined: the catalogue gets them from
+the commands themselves (`translator.extract`)."""
 
 from __future__ import annotations
 
@@ -9,12 +11,11 @@ from typing import Any
 import pytest
 from discord import Locale
 
-from carca_bot.bot.command_words import WORDS
-from carca_bot.bot.features import legend
-from carca_bot.bot.help import rules_text
-from carca_bot.bot.text import MAX_CONTENT
-from carca_bot.bot.translator import CommandTranslator, valid_name
-from carca_bot.i18n import speaking
+from carca_bot.bot.translator import CommandTranslator, command_words, valid_name
+from carca_bot.bot.words.features import legend
+from carca_bot.bot.words.rules import rules_text
+from carca_bot.bot.words.text import MAX_CONTENT
+from carca_bot.i18n import catalogues, speaking
 from tests.bot.conftest import BotHarness
 
 SPANISH = ("es-ES", "es-419")
@@ -45,9 +46,10 @@ def names_at_each_level(items: list[dict[str, Any]], locale: str) -> list[list[s
 async def test_every_name_description_and_choice_is_spanish(harness: BotHarness) -> None:
     sent = await payload(harness)
     assert [c["name"] for c in sent] == ["carc", "carc-language", "carc-history", "carc-tiles",
-                                          "carc-event", "carc-profile", "carc-leaderboard",
-                                          "carc-ai", "carc-hint", "carc-takeback", "carc-away",
-                                          "carc-notify"]
+                                          "carc-event", "carc-league", "carc-profile",
+                                          "carc-leaderboard", "carc-versus", "carc-ai",
+                                          "carc-hint", "carc-takeback", "carc-away",
+                                          "carc-notify", "carc-admin", "carc-privacy"]
     assert len(sent[0]["options"]) == 25  # Discord's most: new commands go beside `/carc`
     for item in walk(sent):
         for locale in SPANISH:
@@ -79,16 +81,17 @@ async def test_spanish_client_sees_carc_colocar(harness: BotHarness) -> None:
     figures = {c["value"]: c["name_localizations"]["es-419"]
                for c in next(o for o in place["options"] if o["name"] == "figure")["choices"]}
     assert figures == {"follower": "Seguidor", "abbot": "Abad", "mayor": "Alcalde",
-                       "wagon": "Carromato"}
+                       "wagon": "Carromato", "large": "Seguidor mayor"}
     assert sub["wagon"]["name_localizations"]["es-ES"] == "carromato"
     assert sent[1]["name_localizations"]["es-ES"] == "carc-idioma"
     # Other locales keep the English: only languages we translate are sent.
     assert set(place["name_localizations"]) == set(SPANISH)
 
 
-async def test_the_word_list_matches_the_tree(harness: BotHarness) -> None:
-    """A new option, or a reworded description, must be added to `command_words`
-    (and so to the catalogue) or this fails; nothing stale stays in the list."""
+async def test_every_word_of_the_tree_is_in_the_catalogue(harness: BotHarness) -> None:
+    """A new option, or a reworded description, reaches the catalogue from the command
+    itself (no second list to keep), with the context the translator asks with; the
+    catalogue check then fails until it is translated."""
     used: set[tuple[str, str]] = set()
     for item in walk(await payload(harness)):
         kind = "command" if item["type"] == 1 else "option"  # 1: a command or subcommand
@@ -98,7 +101,9 @@ async def test_the_word_list_matches_the_tree(harness: BotHarness) -> None:
                     if re.search(r"[A-Za-z]", c["name"]))
     # An option's "…" default description has no words: nothing to translate.
     used = {u for u in used if re.search(r"[A-Za-z]", u[1])}
-    assert used == set(WORDS)
+    assert used == set(await command_words())
+    extracted = {(m.context, m.id) for m in catalogues.template("bot") if m.id}
+    assert used <= extracted, sorted(used - extracted)
 
 
 async def test_the_translator_refuses_names_discord_would_refuse(harness: BotHarness) -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from tests.bot.cards import Shown, assert_card_reply, card_requests
 from tests.bot.conftest import ANA, BEN, BotHarness
-from tests.bot.outgoing import assert_clean, labels, messages
+from tests.bot.outgoing import assert_clean, assert_described, labels, messages
 from tests.bot.spoken import shown
 from tests.bot.test_lobby import assert_public_reply, followups
 from tests.bot.test_turns import choices, place_of
@@ -78,6 +78,7 @@ async def a_whole_game(h: BotHarness, locale: str, language: str) -> dict[str, A
     assert last.final is not None and kept[1]["content"] == last.final.content
     (score,) = followups(await h.command(ANA, "score"))
     assert_clean(h.fake.requests, pinged=[ANA[0], BEN[0]])
+    assert_described(h.fake.requests)  # every file and picture of the game: alt text
     scores_file = next(p.data.decode() for p in last.files
                        if (p.filename or "").endswith(".txt"))
     buttons = [label for _, msg in messages([start.card]) for label in labels(msg) if label]
@@ -106,7 +107,7 @@ async def test_a_whole_game_in_spanish(harness: BotHarness,
     assert said["bad"] == "'zz' no es una casilla: escríbela como x,y (por ejemplo 2,-1)"
     assert re.search(r"🏆 (¡\*\*\w+\*\* gana con|¡Victoria compartida para)", said["last"])
     assert "**Clasificación final**" in said["last"] and "**Recuento final**" in said["last"]
-    assert said["descriptions"][0] == "El tablero"
+    assert said["descriptions"][0].startswith("El tablero final:")
     assert said["file"].startswith("Partida de Carcassonne n.º 1: clasificación final")
     assert "Durante la partida:" in said["file"] and "Recuento final:" in said["file"]
     assert "**Puntuaciones, página" in said["score"]
@@ -119,8 +120,8 @@ async def test_a_whole_game_in_spanish(harness: BotHarness,
 
 async def test_a_whole_game_in_english(harness: BotHarness) -> None:
     said = await a_whole_game(harness, "en-US", "en")
-    assert "opened Carcassonne game #1 (Abbey & Mayor, Cult, King & Robber, The Abbot, " \
-           "The River, Tunnel)" in said["lobby"]
+    assert "opened Carcassonne game #1 (Abbey & Mayor, Cult, Inns & Cathedrals, " \
+           "King & Robber, The Abbot, The River, Tunnel)" in said["lobby"]
     assert "your turn" in said["start"] and "Tiles left:" in said["start"]
     assert said["buttons"] == ["My tile", "Full board", "Status"]
     assert said["tile"].startswith("Your tile is **")
@@ -128,7 +129,7 @@ async def test_a_whole_game_in_english(harness: BotHarness) -> None:
     assert said["bad"] == "'zz' is not a square: write it as x,y (for example 2,-1)"
     assert re.search(r"🏆 (\*\*\w+\*\* wins with|Shared victory for)", said["last"])
     assert "**Final ranking**" in said["last"] and "**Final scoring**" in said["last"]
-    assert said["descriptions"][0] == "The board"
+    assert said["descriptions"][0].startswith("The final board:")
     assert said["file"].startswith("Carcassonne game #1: final ranking")
     assert re.search(r"\*\*(Ana|Ben)\*\* placed \S+ at -?\d+,-?\d+, turned \d+°\.",
                      said["all"])

@@ -11,13 +11,14 @@ from typing import Any
 
 import pytest
 
-from carca_bot.bot import endgame
-from carca_bot.bot.history import moment, moment_text
+from carca_bot.bot.posts import endgame
+from carca_bot.bot.words.past import moment_text
 from carca_bot.engine.game import Game
 from carca_bot.render.board import render_board
 from carca_bot.render.replay import ReplayTooLarge
 from carca_bot.service import User
 from carca_bot.service.history import pile, public_history
+from carca_bot.service.shown import moment_of
 from tests.bot.cards import assert_card_reply
 from tests.bot.conftest import ANA, BEN, BotHarness, start_bot
 from tests.bot.fake_discord import APP_ID, Interactions, Request
@@ -227,8 +228,8 @@ def test_history_posts_are_the_same_whatever_the_seed(kind: str) -> None:
         other = reseeded(game, 12345)
         pending, _tile = with_unconfirmed_turn(game) if not game.finished else (game, "")
         for n in (0, 1, len(game.history) // 2, len(game.history)):
-            ours, theirs, hidden = moment(game, n), moment(other, n), moment(pending, n)
-            assert moment_text(1, ours) == moment_text(1, theirs) == moment_text(1, hidden)
+            ours, theirs, hidden = (moment_of(1, g, n) for g in (game, other, pending))
+            assert moment_text(ours) == moment_text(theirs) == moment_text(hidden)
             picture = render_board(ours.table)
             assert picture == render_board(theirs.table) == render_board(hidden.table)
 

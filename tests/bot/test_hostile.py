@@ -10,8 +10,8 @@ from pathlib import Path
 import discord
 import pytest
 
-from carca_bot.bot import actions
-from carca_bot.bot.buttons import custom_id
+from carca_bot.bot.commands import looking
+from carca_bot.bot.components.ids import custom_id
 from carca_bot.engine.moves import PlaceAbbey
 from carca_bot.local.randomplayer import play_random_move
 from carca_bot.service import ServiceError, User, Where
@@ -218,7 +218,7 @@ async def test_place_refuses_a_feature_of_another_kind_than_offered(
 
 async def test_score_pages_and_leaves_out_features_nobody_held(
         harness: BotHarness, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(actions, "SCORE_PAGE", 2)  # pages after a few scorings
+    monkeypatch.setattr(looking, "SCORE_PAGE", 2)  # pages after a few scorings
     await started(harness)
     service, where = harness.bot.service, place_of(harness)
     players = {str(ANA[0]): ANA, str(BEN[0]): BEN}

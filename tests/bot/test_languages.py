@@ -9,7 +9,7 @@ from typing import cast
 
 import pytest
 
-from carca_bot.bot.languages import Prefs, game_language, new_game_language, private_language
+from carca_bot.bot.words.languages import Prefs, game_language, new_game_language, private_language
 from carca_bot.service import GameOptions, TurnView
 from tests.bot.cards import assert_card_reply
 from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness

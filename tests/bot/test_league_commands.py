@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from carca_bot.bot import league_commands, profile_commands
-from carca_bot.bot.league_commands import event_timers
+from carca_bot.bot.commands import ratings
+from carca_bot.bot.posts import events, standings
+from carca_bot.bot.posts.events import event_timers
 from carca_bot.i18n import speaking
 from carca_bot.i18n.pseudo import untranslated
 from carca_bot.render.league import render_standings
@@ -22,6 +23,7 @@ from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness
 from tests.bot.fake_discord import GUILD_ID, Request
 from tests.bot.outgoing import assert_pings_only
 from tests.bot.test_lobby import followups
+from tests.service.test_league_ratings import play_turns
 
 DEE = (100000000000000004, "Dee")
 ORG = (100000000000000009, "Olga")
@@ -160,8 +162,8 @@ async def test_results_overrides_and_the_timers_posts(harness: BotHarness) -> No
     # The picture is the standings after round 1, drawn in the event's language.
     info = await h.bot.service.event_info(1)
     expected = render_standings(
-        league_commands.standing_rows(info, info.event.standings()), event="Autumn cup",
-        tiebreaks=league_commands.picture_chain(info), round_no=1, rounds=3,
+        standings.standing_rows(info, info.event.standings()), event="Autumn cup",
+        tiebreaks=standings.picture_chain(info), round_no=1, rounds=3,
         language="en").data
     assert posted[0].files[0].data == expected
     assert posted[0].files[1].data.decode().startswith("place,name,player,")
@@ -179,7 +181,9 @@ async def test_profile_and_leaderboard(harness: BotHarness) -> None:
     service = h.bot.service
     await service.create(where, User(str(ANA[0]), "Ana"), GameOptions(seed=3))
     await service.join(where, User(str(BEN[0]), "Ben"))
-    await service.start(where, User(str(ANA[0]), "Ana"))
+    # real play first: a game resigned before 5 moves of one's own is not rated
+    await play_turns(service, await service.start(where, User(str(ANA[0]), "Ana")),
+                     where=where)
     await service.resign(where, User(str(ANA[0]), "Ana"))
     (card,) = replies(await h.send(h.make.command(ANA, "/carc-profile", player=BEN)))
     assert card.content == "**Ben** on this server"
@@ -190,7 +194,7 @@ async def test_profile_and_leaderboard(harness: BotHarness) -> None:
     assert_png(spanish.files[0], "profile.png")
     # The card drawn is Ben's record, in Spanish for a Spanish speaker.
     ben = await service.profile(GUILD, str(BEN[0]))
-    drawn = profile_commands.profile_card(ben, "Ben")
+    drawn = ratings.profile_card(ben, "Ben")
     assert drawn.games == 1 and drawn.wins == 1 and drawn.rating2 is not None
     assert drawn.provisional2 and drawn.rating_multi is None
     assert spanish.files[0].data == render_profile(drawn, language="es")
@@ -210,13 +214,15 @@ async def test_profile_as_text_when_the_picture_fails(harness: BotHarness,
     service = h.bot.service
     await service.create(where, User(str(ANA[0]), "Ana"), GameOptions(seed=3))
     await service.join(where, User(str(BEN[0]), "Ben"))
-    await service.start(where, User(str(ANA[0]), "Ana"))
+    # real play first: a game resigned before 5 moves of one's own is not rated
+    await play_turns(service, await service.start(where, User(str(ANA[0]), "Ana")),
+                     where=where)
     await service.resign(where, User(str(ANA[0]), "Ana"))
 
     def broken(*args: Any, **kwargs: Any) -> bytes:
         raise OSError("no font")
 
-    monkeypatch.setattr(profile_commands, "render_profile", broken)
+    monkeypatch.setattr(ratings, "render_profile", broken)
     (card,) = replies(await h.send(h.make.command(ANA, "/carc-profile", player=BEN)))
     assert card.content.startswith("**Ben** on this server")
     assert "Rating, duels: " in card.content and "provisional, 1 rated game" in card.content
@@ -262,7 +268,7 @@ async def test_the_timers_posts_are_all_translated(harness: BotHarness,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Round over, reminder and the organisers' digest, in the pseudo-language."""
     h = harness
-    monkeypatch.setattr(league_commands, "event_language", lambda info: "qps")
+    monkeypatch.setattr(events, "event_language", lambda info: "qps")
     await set_up_event(h)
     await h.send(event_command(h, ORG, "start", roles=(ORG_ROLE,), event=1))
     service = h.bot.service
@@ -277,12 +283,12 @@ async def test_the_timers_posts_are_all_translated(harness: BotHarness,
     for when in (deadline - 3600, deadline + 3600):  # a reminder, then the digest
         notices = await service.check_events(when)
         for notice in notices:
-            await league_commands.announce(h.bot, notice)
+            await events.announce(h.bot, notice)
     second = info.event.current.matches[1]
     await service.forfeit_match(1, Actor("1", "Admin", admin=True), second.id,
                                 [second.seats[1]])
     for notice in await service.check_events(deadline + 7200):
-        await league_commands.announce(h.bot, notice)
+        await events.announce(h.bot, notice)
     posted = [r.content for r in channel_posts(h.fake.since(start))]
     assert len(posted) == 3
     allowed = frozenset({"Autumn", "cup", "Ana", "Ben", "Cy", "Dee", "r1", "1", "2"})

@@ -12,16 +12,18 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from carca_bot.bot import league_commands
+from carca_bot.bot.posts import events
+from carca_bot.bot.posts import standings as pictures
 from carca_bot.i18n import speaking
 from carca_bot.i18n.pseudo import untranslated
 from carca_bot.render.league import LeaderRow, render_leaderboard, render_standings
 from carca_bot.service import Actor, GameOptions, User, Where, event_config
-from carca_bot.store import RatingRow
+from carca_bot.store import RatingHistoryRow, RatingRow
 from tests.bot.conftest import ANA, BotHarness
 from tests.bot.outgoing import assert_pings_only
 from tests.bot.test_league_commands import GUILD, assert_png, channel_posts, event_command
 from tests.bot.test_lobby import followups
+from tests.service.test_league_ratings import play_turns
 
 ADMIN = Actor("1", "Admin", admin=True)
 # Markdown, mentions, a right-to-left override, a newline, a zero-width joiner, emoji, and
@@ -40,7 +42,11 @@ async def seed_board(h: BotHarness, players: int) -> list[RatingRow]:
     """`players` established duel ratings (12 games each), the first one named HOSTILE."""
     rows = [RatingRow(GUILD, "duel", str(500 + i), HOSTILE if i == 0 else f"Player {i}",
                       30.0 - i * 0.5, 2.0, 12) for i in range(players)]
-    await h.bot.service.store.save_ratings(GUILD, [], rows)
+    # each against three others (a leaderboard lists players with 3 different opponents)
+    met = [RatingHistoryRow(GUILD, 1000 + 3 * i + k, str(500 + who), "duel", float(i), 1, 2,
+                            25.0, 8.3, 25.0, 8.3, 1)
+           for i in range(players) for k in (1, 2, 3) for who in (i, (i + k) % players)]
+    await h.bot.service.store.save_ratings(GUILD, met, rows)
     return rows
 
 
@@ -105,7 +111,7 @@ async def test_big_standings_come_as_several_pictures_in_spanish(harness: BotHar
     await make_event(h, players, language="es")
     await play_round(h)
     before = len(h.fake.requests)
-    assert await league_commands.event_timers(h.bot) == 1
+    assert await events.event_timers(h.bot) == 1
     made = h.fake.since(before)
     (post,) = channel_posts(made)
     assert post.content.startswith("**Spring cup**: ")
@@ -114,19 +120,19 @@ async def test_big_standings_come_as_several_pictures_in_spanish(harness: BotHar
     names = [f.filename or "" for f in post.files]
     assert names == ["standings-1.png", "standings-1-2.png", "standings-1.csv"]
     info = await h.bot.service.event_info(1)
-    rows = league_commands.standing_rows(info, info.event.standings())
+    rows = pictures.standing_rows(info, info.event.standings())
     assert len(rows) == 20 and sum(r.wins for r in rows) == 10
     for page, part in enumerate(post.files[:2], start=1):
         assert_png(part, names[page - 1])
         assert part.data == render_standings(
-            rows, event="Spring cup", tiebreaks=league_commands.picture_chain(info),
+            rows, event="Spring cup", tiebreaks=pictures.picture_chain(info),
             round_no=1, rounds=3, language="es", page=page).data
     # The same standings asked for by an English speaker: English pictures.
     sent = await h.send(event_command(h, ANA, "standings", event=1))
     (said,) = followups(sent)
     assert "The standings are in the 2 pictures" in said.content
     assert said.files[0].data == render_standings(
-        rows, event="Spring cup", tiebreaks=league_commands.picture_chain(info), round_no=1,
+        rows, event="Spring cup", tiebreaks=pictures.picture_chain(info), round_no=1,
         rounds=3, language="en").data != post.files[0].data
     hostile_is_harmless(made + sent)
 
@@ -139,9 +145,9 @@ async def test_standings_rows_follow_the_chain(harness: BotHarness) -> None:
     await make_event(h, players, tiebreaks=("wins", "head_to_head", "difference"))
     await play_round(h)
     info = await h.bot.service.event_info(1)
-    assert league_commands.picture_chain(info) == ["head_to_head", "difference"]
+    assert pictures.picture_chain(info) == ["head_to_head", "difference"]
     standings = info.event.standings()
-    rows = league_commands.standing_rows(info, standings)
+    rows = pictures.standing_rows(info, standings)
     by_name = {r.name: r for r in rows}
     winners = [r for r in rows if r.wins == 1]
     losers = [r for r in rows if r.losses == 1]
@@ -166,12 +172,43 @@ async def test_standings_as_text_when_the_pictures_do_not_fit(harness: BotHarnes
     """Pictures too big for the upload limit: the text table and the CSV instead."""
     h = harness
     await make_event(h, [(300000000000000000 + i, f"Q{i}") for i in range(4)])
-    monkeypatch.setattr(league_commands, "render_standings",
+    monkeypatch.setattr(pictures, "render_standings",
                         lambda *a, **k: render_standings(*a, **k)._replace(
                             data=b"\x89PNG" + bytes(120 * 1024 * 1024)))
     (said,) = followups(await h.send(event_command(h, ANA, "standings", event=1)))
     assert "```" in said.content and "Q1" in said.content
     assert [f.filename for f in said.files] == ["standings-1.csv"]
+
+
+async def test_the_text_table_shows_the_events_own_tie_breaks(
+        harness: BotHarness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The text table (when no picture can go) heads its columns with the event's chosen
+    tie-breaks, as the picture does, not a fixed Buchholz column."""
+    h = harness
+    await make_event(h, [(300000000000000000 + i, f"Q{i}") for i in range(4)],
+                     tiebreaks=("sonneborn_berger", "median", "scored"))
+    await play_round(h)
+    await h.bot.service.check_events()
+    await h.bot.service.pair_next_round(1, ADMIN)
+    await play_round(h)
+    monkeypatch.setattr(pictures, "render_standings",
+                        lambda *a, **k: render_standings(*a, **k)._replace(
+                            data=b"\x89PNG" + bytes(120 * 1024 * 1024)))
+    (said,) = followups(await h.send(event_command(h, ANA, "standings", event=1)))
+    header = said.files[0].data.decode().split("\r\n")[0].split(",")
+    assert header[-4:] == ["sonneborn_berger", "median", "scored", "withdrawn"]  # the CSV
+    table = said.content.split("```")[1].strip("\n").split("\n")
+    assert table[0] == "Pl.  Player               Wins     SB    Med  Games"
+    assert len(table) == 5 and all(len(line) == len(table[0]) for line in table)
+    info = await h.bot.service.event_info(1)
+    first = info.event.standings()[0]
+    assert first.sonneborn_berger > 0
+    assert table[1].split()[-4:] == [f"{first.wins:g}", f"{first.sonneborn_berger:g}",
+                                     f"{first.median:g}", str(first.played)]
+    (spanish,) = followups(await h.send(event_command(h, ANA, "standings", event=1,
+                                                      _locale="es-ES")))
+    assert spanish.content.split("```")[1].strip("\n").startswith(
+        "Pos. Jugador             Vict.     SB    Med     PJ\n")
 
 
 async def test_table_standings_count_placing_points(harness: BotHarness) -> None:
@@ -191,8 +228,8 @@ async def test_table_standings_count_placing_points(harness: BotHarness) -> None
     await h.bot.service.override_result(
         1, ADMIN, match.id, [list(zip(match.seats, scores, strict=True))], "")
     info = await h.bot.service.event_info(1)
-    assert league_commands.picture_chain(info) == ["scored"]
-    rows = league_commands.standing_rows(info, info.event.standings())
+    assert pictures.picture_chain(info) == ["scored"]
+    rows = pictures.standing_rows(info, info.event.standings())
     assert [(r.points, r.wins, r.draws, r.losses) for r in rows] == [
         (5, 1, 0, 0), (2.5, 0, 0, 1), (2.5, 0, 0, 1), (1, 0, 0, 1)]
     assert [r.tiebreaks for r in rows] == [(90.0,), (70.0,), (70.0,), (10.0,)]
@@ -207,7 +244,9 @@ async def test_a_hostile_name_on_a_profile_card(harness: BotHarness) -> None:
     ben = (100000000000000002, HOSTILE)
     await service.create(where, User(str(ANA[0]), "Ana"), GameOptions(seed=3))
     await service.join(where, User(str(ben[0]), HOSTILE))
-    await service.start(where, User(str(ANA[0]), "Ana"))
+    # real play first: a game resigned before 5 moves of one's own is not rated
+    await play_turns(service, await service.start(where, User(str(ANA[0]), "Ana")),
+                     where=where)
     await service.resign(where, User(str(ANA[0]), "Ana"))
     sent = await h.send(h.make.command(ANA, "/carc-profile", player=ben))
     (card,) = followups(sent)
@@ -221,7 +260,7 @@ async def test_cut_standings_say_so_in_every_language(harness: BotHarness,
     """More players than the pictures hold: the line says how many places they show, and
     it is translated (the pseudo-locale check)."""
     h = harness
-    monkeypatch.setattr(league_commands, "PICTURE_PAGES", 1)
+    monkeypatch.setattr(pictures, "PICTURE_PAGES", 1)
     await make_event(h, [(200000000000000000 + i, f"P{i}") for i in range(20)])
     (said,) = followups(await h.send(event_command(h, ANA, "standings", event=1)))
     assert "The pictures show the first 15 places; the CSV file has every row." in said.content

@@ -42,13 +42,16 @@ async def lobby(h: BotHarness, *players: tuple[int, str], **options: Any) -> str
 async def test_login_registers_the_command_group(harness: BotHarness) -> None:
     puts = [r for r in harness.fake.requests if r.method == "PUT"]
     assert len(puts) == 1 and puts[0].path == f"/applications/{APP_ID}/commands"
-    (carc, language, history, tiles, event, profile, leaderboard, ai, hint, takeback,
-     away, notify) = puts[0].json
-    assert notify["name"] == "carc-notify"
+    (carc, language, history, tiles, event, league, profile, leaderboard, versus, ai, hint,
+     takeback, away, notify, admin, privacy) = puts[0].json
+    assert (notify["name"], versus["name"], admin["name"], privacy["name"]) == (
+        "carc-notify", "carc-versus", "carc-admin", "carc-privacy")
+    assert [o["name"] for o in privacy["options"]] == ["show", "erase"]
+    assert "dm_permission" not in privacy or privacy["dm_permission"] is not False
     assert language["name"] == "carc-language"
     assert (history["name"], tiles["name"]) == ("carc-history", "carc-tiles")
-    assert (event["name"], profile["name"], leaderboard["name"]) == (
-        "carc-event", "carc-profile", "carc-leaderboard")
+    assert (event["name"], league["name"], profile["name"], leaderboard["name"]) == (
+        "carc-event", "carc-league", "carc-profile", "carc-leaderboard")
     assert (ai["name"], hint["name"]) == ("carc-ai", "carc-hint")
     assert (takeback["name"], away["name"]) == ("carc-takeback", "carc-away")
     names = {o["name"] for o in carc["options"]}
@@ -104,8 +107,10 @@ async def test_start_by_host_posts_the_board_and_mentions_the_first_player(
     assert post.card.method == "POST"  # the game's card, posted once
     (board,) = post.files
     assert board.filename == "board.png" and board.data.startswith(b"\x89PNG\r\n\x1a\n")
-    assert post.json["attachments"] == [
-        {"id": 0, "filename": "board.png", "description": "The board"}]
+    (attached,) = post.json["attachments"]
+    assert attached["filename"] == "board.png"
+    assert attached["description"].startswith("The board around the last move. No move "
+                                              "has been played yet.")
     assert "you drew **" in post.card.text  # the tile is shown to all, as at the table
     view = await harness.bot.service.status(Where(str(GUILD_ID), str(harness.make.channel_id)))
     assert view.deciding is not None and post.ping is not None

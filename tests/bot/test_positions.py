@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from carca_bot.bot.safe import escape
+from carca_bot.bot.words.safe import escape
 from carca_bot.service import TurnView, User
 from carca_bot.words import square
 from tests.bot.cards import assert_card_reply

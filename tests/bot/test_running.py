@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from carca_bot.bot.actions import RateLimit
 from carca_bot.bot.config import ConfigError, Settings
+from carca_bot.bot.core.gate import RateLimit
 from tests.bot.cards import assert_card_reply
 from tests.bot.conftest import ANA, BEN, BotHarness
 from tests.bot.test_lobby import lobby

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from carca_bot.bot.safe import clean, file_name, pinging, plain, safe_name, sentence
+from carca_bot.bot.words.safe import clean, file_name, pinging, plain, safe_name, sentence
 from tests.bot.outgoing import assert_only_own_markup, assert_plain_label
 
 

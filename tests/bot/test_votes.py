@@ -8,14 +8,15 @@ from typing import Any
 
 import pytest
 
-from carca_bot.bot.votes import ask_button, post_vote, settle_votes
+from carca_bot.bot.components.ids import vote_id
+from carca_bot.bot.posts.votes import post_vote, settle_votes
 from carca_bot.i18n import PSEUDO
 from carca_bot.service import GameOptions, User, Where
 from carca_bot.service.clocks import DAY, HOUR
 from carca_bot.service.model import clock_rules
 from tests.bot.cards import assert_card_reply, card_requests, pings
 from tests.bot.conftest import ANA, BEN, CY, BotHarness, start_bot
-from tests.bot.fake_discord import APP_ID, GUILD_ID, Interactions, Request
+from tests.bot.fake_discord import APP_ID, GUILD_ID, Interactions, Request, walk
 from tests.bot.outgoing import assert_clean
 from tests.bot.spoken import shown
 from tests.bot.test_lobby import (
@@ -42,6 +43,19 @@ def edits(requests: list[Request]) -> list[Request]:
     """The in-place edits of the message a clicked button is on."""
     return [r for r in requests if r.method == "PATCH"
             and r.path.startswith(f"/webhooks/{APP_ID}/") and r.path.endswith("@original")]
+
+
+def carrying(h: BotHarness, custom_id: str) -> int | None:
+    """The bot's channel message (as it is now) that carries a button with this id."""
+    found = [int(m["id"]) for m in h.fake.messages.values()
+             if any(c.get("custom_id") == custom_id for c in walk(m["components"]))]
+    return found[-1] if found else None
+
+
+async def vote(h: BotHarness, player: Player, custom_id: str) -> list[Request]:
+    """A click on a vote's button, from the message that carries it, as Discord sends
+    it (a button no message carries any more is clicked on a made-up one)."""
+    return await h.click(player, custom_id, message_id=carrying(h, custom_id))
 
 
 def user(p: Player) -> User:
@@ -106,15 +120,15 @@ async def test_a_take_back_accepted_by_everyone_undoes_the_move(harness: BotHarn
     assert {str(u) for u in post.json["allowed_mentions"]["users"]} == {
         str(p[0]) for p in others}
     # a non-player and the proposer are refused privately; nothing changes
-    assert_private_refusal(await h.click(DEE, ids["yes"]), "you are not playing")
-    assert_private_refusal(await h.click(mover, ids["yes"]), "you asked to take it back")
-    requests = await h.click(others[0], ids["yes"])
+    assert_private_refusal(await vote(h, DEE, ids["yes"]), "you are not playing")
+    assert_private_refusal(await vote(h, mover, ids["yes"]), "you asked to take it back")
+    requests = await vote(h, others[0], ids["yes"])
     (edit,) = edits(requests)
     assert f"✅ <@{others[0][0]}>" in edit.json["content"]
     assert f"⏳ <@{others[1][0]}>" in edit.json["content"]
     assert edit.json["allowed_mentions"] == {"parse": []}  # an edit pings nobody
-    assert_private_refusal(await h.click(others[0], ids["yes"]), "already accepted")
-    requests = await h.click(others[1], ids["yes"])
+    assert_private_refusal(await vote(h, others[0], ids["yes"]), "already accepted")
+    requests = await vote(h, others[1], ids["yes"])
     (edit,) = edits(requests)
     assert "was taken back" in edit.json["content"] and edit.json["components"] == []
     assert await h.bot.service.export(place_of(h)) == before
@@ -139,11 +153,11 @@ async def test_an_accepted_take_back_stays_owed_while_the_card_is_refused(
     mover = await move(h)
     _, ids = await ask(h, mover)
     first, second = [p for p in (ANA, BEN, CY) if p != mover]
-    await h.click(first, ids["yes"])
+    await vote(h, first, ids["yes"])
     game = (await h.bot.service.status(place_of(h))).game_id
     await asyncio.wait_for(h.bot.caught_up.wait(), 10)  # the start-up delivery is over
     h.fake.fail_when.extend([(card_change, 403)] * 2)  # the edit, then a new card
-    requests = await h.click(second, ids["yes"])
+    requests = await vote(h, second, ids["yes"])
     (edit,) = edits(requests)
     assert "was taken back" in edit.json["content"]
     assert [r.method for r in card_requests(requests)] == ["PATCH", "POST"]  # both refused
@@ -164,7 +178,7 @@ async def test_the_mover_is_offered_the_take_back_privately(harness: BotHarness)
                                               rotation=rot, confirm=True))
     game = (await h.bot.service.status(place_of(h))).game_id
     assert shown.answer is not None and shown.answer.ephemeral
-    button = ask_button(game).item.custom_id
+    button = vote_id("ask", game, 0)
     assert custom_ids(shown.answer) == [button]
     assert button not in custom_ids(shown.card)  # only the mover sees it
     requests = await h.click(mover, str(button), ephemeral=True)
@@ -187,7 +201,7 @@ async def test_the_take_back_is_offered_on_the_private_turn_message(
                              ephemeral=True)
     (done,) = edits(requests)  # the turn message, replaced by the answer and the offer
     assert "is up to date" in done.content
-    assert custom_ids(done) == [ask_button(view.game_id).item.custom_id]
+    assert custom_ids(done) == [vote_id("ask", view.game_id, 0)]
     assert len(card_requests(requests)) == 1
 
 
@@ -254,7 +268,7 @@ async def test_one_refusal_closes_the_vote(harness: BotHarness) -> None:
     record = await h.bot.service.export(place_of(h))
     _, ids = await ask(h, mover)
     refuser = next(p for p in (ANA, BEN, CY) if p != mover)
-    (edit,) = edits(await h.click(refuser, ids["no"]))
+    (edit,) = edits(await vote(h, refuser, ids["no"]))
     assert "refused" in edit.json["content"] and edit.json["components"] == []
     assert await h.bot.service.export(place_of(h)) == record
     assert_private_refusal(await h.command(mover, "/carc-takeback"), "already refused")
@@ -268,7 +282,7 @@ async def test_the_next_move_closes_the_vote_and_then_it_is_too_late(
     _, ids = await ask(h, mover)
     await move(h)  # the next player did not wait
     voter = next(p for p in (ANA, BEN, CY) if p != mover)
-    (edit,) = edits(await h.click(voter, ids["yes"]))
+    (edit,) = edits(await vote(h, voter, ids["yes"]))
     assert "the game moved on" in edit.json["content"] and edit.json["components"] == []
     assert_private_refusal(await h.command(mover, "/carc-takeback"),
                            "only the player who made the last move")
@@ -304,16 +318,67 @@ async def test_the_proposer_withdraws(harness: BotHarness) -> None:
     mover = await move(h)
     game = (await h.bot.service.status(place_of(h))).game_id
     voter = next(p for p in (ANA, BEN, CY) if p != mover)
-    button = ask_button(game).item.custom_id
+    button = vote_id("ask", game, 0)
     assert button is not None
     assert_private_refusal(await h.click(voter, button), "only the player who made")
     requests = await h.click(mover, button)  # the button a move's post may carry
     assert followups(requests)[0].ephemeral
     (post,) = channel_posts(requests, h.make.channel_id)
     ids = {cid.split(":")[1]: cid for cid in custom_ids(post)}
-    assert_private_refusal(await h.click(voter, ids["drop"]), "only the player who asked")
-    (edit,) = edits(await h.click(mover, ids["drop"]))
+    assert_private_refusal(await vote(h, voter, ids["drop"]), "only the player who asked")
+    (edit,) = edits(await vote(h, mover, ids["drop"]))
     assert "withdrew" in edit.json["content"] and edit.json["components"] == []
+
+
+async def forged_on_the_card(h: BotHarness, player: Player, custom_id: str) -> list[Request]:
+    """A click carrying a vote's real custom id, but on the game's card (a forged
+    interaction: the card never carries vote buttons)."""
+    game = (await h.bot.service.status(place_of(h))).game_id
+    card = (await h.bot.service.game_messages(game)).card_id
+    assert card is not None
+    return await h.send(h.make.component(player, custom_id, message_id=int(card)))
+
+
+def no_edit(requests: list[Request]) -> None:
+    """Nothing the click was on (or any message) was edited."""
+    assert not edits(requests)
+    assert not [r for r in requests if r.method == "PATCH"], [r.path for r in requests]
+
+
+async def test_a_forged_take_back_vote_on_the_card_edits_nothing(harness: BotHarness) -> None:
+    h = harness
+    await three_players(h)
+    mover = await move(h)
+    record = await h.bot.service.export(place_of(h))
+    _, ids = await ask(h, mover)
+    game = (await h.bot.service.status(place_of(h))).game_id
+    voter = next(p for p in (ANA, BEN, CY) if p != mover)
+    for action in ("yes", "no", "drop"):
+        requests = await forged_on_the_card(h, mover if action == "drop" else voter,
+                                            ids[action])
+        assert_private_refusal(requests, "belongs to the vote's own message")
+        no_edit(requests)
+    asked = await h.bot.service.takeback_of(game, int(ids["yes"].split(":")[3]))
+    assert asked is not None and not asked.decided and asked.accepted == ()
+    assert await h.bot.service.export(place_of(h)) == record
+    (edit,) = edits(await vote(h, voter, ids["yes"]))  # on its own message it counts
+    assert f"✅ <@{voter[0]}>" in edit.json["content"]
+
+
+async def test_a_forged_expel_vote_on_the_card_edits_nothing(harness: BotHarness) -> None:
+    h, clock = harness, Clock()
+    late = await expel_game(h, clock)
+    game = (await h.bot.service.status(place_of(h))).game_id
+    await h.bot.cards.show(await h.bot.service.status(place_of(h)), "")  # the card is up
+    button = f"carcv:expel:{game}:{late[0]}"
+    voter = next(p for p in (ANA, BEN, CY) if p != late)
+    requests = await forged_on_the_card(h, voter, button)
+    assert_private_refusal(requests, "belongs to the vote's own message")
+    no_edit(requests)
+    vote_now = (await h.bot.service.status(place_of(h))).expel_vote
+    assert vote_now is not None and vote_now.voters == ()
+    (edit,) = edits(await vote(h, voter, button))  # on its own message it counts
+    assert "Votes: 1 of 2 needed" in edit.json["content"]
 
 
 async def test_a_restart_in_the_middle_of_the_vote(harness: BotHarness) -> None:
@@ -323,12 +388,12 @@ async def test_a_restart_in_the_middle_of_the_vote(harness: BotHarness) -> None:
     mover = await move(h)
     _, ids = await ask(h, mover)
     first, second = [p for p in (ANA, BEN, CY) if p != mover]
-    await h.click(first, ids["yes"])
+    await vote(h, first, ids["yes"])
     await h.bot.close()
     h.bot, h.errors = await start_bot(h.fake, h.db)
     h.make = Interactions(h.fake, h.make.channel_id)
-    assert_private_refusal(await h.click(first, ids["yes"]), "already accepted")
-    (edit,) = edits(await h.click(second, ids["yes"]))
+    assert_private_refusal(await vote(h, first, ids["yes"]), "already accepted")
+    (edit,) = edits(await vote(h, second, ids["yes"]))
     assert "was taken back" in edit.json["content"]
     assert await h.bot.service.export(place_of(h)) == before
 
@@ -369,12 +434,12 @@ async def test_the_others_vote_a_late_player_out_with_the_button(harness: BotHar
     game = (await h.bot.service.status(place_of(h))).game_id
     button = f"carcv:expel:{game}:{late[0]}"
     first, second = [p for p in (ANA, BEN, CY) if p != late]
-    assert_private_refusal(await h.click(DEE, button), "you are not playing")
-    assert_private_refusal(await h.click(late, button), "cannot vote on expelling yourself")
-    (edit,) = edits(await h.click(first, button))
+    assert_private_refusal(await vote(h, DEE, button), "you are not playing")
+    assert_private_refusal(await vote(h, late, button), "cannot vote on expelling yourself")
+    (edit,) = edits(await vote(h, first, button))
     assert "Votes: 1 of 2 needed" in edit.json["content"]
-    assert_private_refusal(await h.click(first, button), "already voted")
-    requests = await h.click(second, button)
+    assert_private_refusal(await vote(h, first, button), "already voted")
+    requests = await vote(h, second, button)
     (edit,) = edits(requests)
     assert "was expelled from game" in edit.json["content"]
     assert edit.json["components"] == []
@@ -404,7 +469,7 @@ async def test_an_expulsion_that_ends_the_game_shows_its_end(harness: BotHarness
     (report,) = await h.bot.service.check_timers()
     await post_vote(h.bot, report)
     other = BEN if late == ANA else ANA
-    requests = await h.click(other, f"carcv:expel:{report.game_id}:{late[0]}")
+    requests = await vote(h, other, f"carcv:expel:{report.game_id}:{late[0]}")
     (edit,) = edits(requests)
     assert "was expelled from game" in edit.json["content"]
     view = await h.bot.service.status(place_of(h))
@@ -430,9 +495,11 @@ async def test_an_expel_vote_closes_after_a_day(harness: BotHarness) -> None:
     assert "they were not expelled" in edit.json["content"]
     assert edit.json["components"] == []
     voter = next(p for p in (ANA, BEN, CY) if p != late)
-    (edit,) = edits(await h.click(voter, f"carcv:expel:{game}:{late[0]}"))  # an old button
-    assert "they were not expelled" in edit.json["content"]
-    assert edit.json["components"] == []
+    # An old button (its message closed, so clicked elsewhere) says how the vote ended,
+    # privately, and edits nothing: a vote acts only on its own message.
+    requests = await vote(h, voter, f"carcv:expel:{game}:{late[0]}")
+    assert_private_refusal(requests, "they were not expelled")
+    assert not edits(requests) and not [r for r in requests if r.method == "PATCH"]
 
 
 # -- vacations --------------------------------------------------------------------------
@@ -451,7 +518,7 @@ async def test_the_away_command(harness: BotHarness) -> None:
     assert_private_refusal(await h.command(ANA, "/carc-away", action="start", days=9),
                            "at most 7 days")
     (said,) = followups(await h.command(ANA, "/carc-away", action="start", days=2))
-    assert said.ephemeral and "paused in 1 game until <t:" in said.content
+    assert said.ephemeral and "game #1 (here): paused until <t:" in said.content
     view = await h.bot.service.status(place_of(h))
     assert next(s for s in view.seats if s.user_id == str(ANA[0])).on_vacation
     (said,) = followups(await h.command(ANA, "/carc-away"))
@@ -507,8 +574,9 @@ async def test_the_dashboard_pages(harness: BotHarness) -> None:
     assert "Page 1 of 2" in said.content
     pager = [c for c in custom_ids(said) if c]
     assert pager == [f"carcv:games:1:{ANA[0]}"]
-    assert_private_refusal(await h.click(BEN, pager[0]), "someone else's games")
-    (edit,) = edits(await h.click(ANA, pager[0]))
+    assert_private_refusal(await h.click(BEN, pager[0], ephemeral=True),
+                           "someone else's games")
+    (edit,) = edits(await h.click(ANA, pager[0], ephemeral=True))
     assert "Page 2 of 2" in edit.json["content"]
 
 
@@ -580,19 +648,19 @@ async def test_every_new_message_is_translated(pseudo_bot: BotHarness) -> None:
     await h.command(late, "/carc-away")
     await h.command(late, "/carc-away", action="end")
     first, second = [p for p in (ANA, BEN, CY) if p != late]
-    await h.click(DEE, f"carcv:expel:{game}:{late[0]}")
-    await h.click(first, f"carcv:expel:{game}:{late[0]}")
-    await h.click(second, f"carcv:expel:{game}:{late[0]}")
+    await vote(h, DEE, f"carcv:expel:{game}:{late[0]}")
+    await vote(h, first, f"carcv:expel:{game}:{late[0]}")
+    await vote(h, second, f"carcv:expel:{game}:{late[0]}")
     mover = await move(h)
     _, ids = await ask(h, mover)
     voter = next(p for p in (first, second) if p != mover)
-    await h.click(voter, ids["yes"])
-    await h.click(voter, ids["yes"])
-    await h.click(mover, ids["drop"])
+    await vote(h, voter, ids["yes"])
+    await vote(h, voter, ids["yes"])
+    await vote(h, mover, ids["drop"])
     mover = await move(h)
     _, ids = await ask(h, mover)
     voter = next(p for p in (first, second) if p != mover)
-    await h.click(voter, ids["no"])
+    await vote(h, voter, ids["no"])
     await h.command(mover, "/carc-takeback")
     await ask(h, await move(h))
     await move(h)
@@ -602,10 +670,10 @@ async def test_every_new_message_is_translated(pseudo_bot: BotHarness) -> None:
     x, y, rot = (await h.bot.service.legal_moves(place_of(h), user(mover))).placements[0]
     answer = assert_card_reply(await h.command(mover, "place", square=f"{x},{y}",
                                                rotation=rot, confirm=True)).answer
-    assert answer is not None and custom_ids(answer) == [ask_button(game).item.custom_id]
+    assert answer is not None and custom_ids(answer) == [vote_id("ask", game, 0)]
     _, ids = await ask(h, mover)
     voter = next(p for p in (first, second) if p != mover)
-    assert card_requests(await h.click(voter, ids["yes"]))
+    assert card_requests(await vote(h, voter, ids["yes"]))
     await h.click(BEN, f"carcv:games:1:{ANA[0]}")
     sent = h.fake.since(start)
     assert leaks(sent) == []
@@ -620,6 +688,6 @@ async def test_the_vote_in_spanish(harness: BotHarness) -> None:
     post, ids = await ask(h, mover)
     assert "pide retirar su última jugada en la partida n.º" in post.json["content"]
     voters = [p for p in (ANA, BEN, CY) if p != mover]
-    await h.click(voters[0], ids["yes"])
-    (edit,) = edits(await h.click(voters[1], ids["yes"]))
+    await vote(h, voters[0], ids["yes"])
+    (edit,) = edits(await vote(h, voters[1], ids["yes"]))
     assert "Se retiró la jugada de" in edit.json["content"]

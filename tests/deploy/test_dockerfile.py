@@ -8,6 +8,7 @@ context holds). tests/deploy/test_install.py runs the same install steps.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -107,9 +108,15 @@ def test_entrypoint_and_health_check_are_real_commands() -> None:
     for option in ("--interval=", "--timeout=", "--start-period=", "--retries="):
         assert option in options, health
     argv = json.loads(command)
-    assert argv[0] == "carca-bot" and argv[1:] == ["check", "--quick"]
+    assert argv[:2] == ["sh", "-c"] and len(argv) == 3
+    quick, probe = (shlex.split(part) for part in argv[2].split(" && "))
+    assert quick == ["carca-bot", "check", "--quick"]
+    assert probe == ["python", "-m", "carca_bot.observe.probe"]  # /healthz on the port
+    assert importlib.util.find_spec(probe[2]) is not None
+    env = " ".join(i.args for i in instructions() if i.keyword == "ENV")
+    assert re.search(r"\bCARCA_METRICS_PORT=\d+", env), env  # the probe's port is set
     parser, handlers = build_parser()
-    for args in (argv[1:], cmd):
+    for args in (quick[1:], cmd):
         parsed = parser.parse_args(args)  # exits (fails the test) if the CLI lacks it
         assert parsed.command in handlers
 

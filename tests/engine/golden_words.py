@@ -40,6 +40,13 @@ CONFIGS: list[tuple[tuple[str, ...], int, int]] = [
 NAMES = ("N", "E", "S", "W", "NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR", "C", "G", "I1",
          "NW", "NE", "SE", "SW", "Q")
 FIGS = ("follower", "abbot", "mayor", "wagon", "barn")
+# The expansions of 8ef721f: its catalogue held their tiles only, and the probes pick
+# random tile ids from it (expansions added since add tiles, not probes).
+THEN = frozenset({"base", "river", "abbot", "abbey_mayor", "king_robber", "cult", "tunnel"})
+
+
+def _tile_ids(game: Game) -> list[str]:
+    return sorted(t for t, tile in game.catalogue.tiles.items() if tile.expansion in THEN)
 
 
 def setup_of(expansions: tuple[str, ...], players: int, seed: int) -> Setup:
@@ -61,7 +68,7 @@ def probe_action(game: Game, rng: random.Random) -> dict[str, Any]:
     if roll < 0.08:
         return {"end": True}
     if roll < 0.16:
-        return {"by": who, "discard": rng.choice(sorted(game.catalogue.tiles))}
+        return {"by": who, "discard": rng.choice(_tile_ids(game))}
     if roll < 0.28:
         if rng.random() < 0.3:
             return {"by": who, "wagon": "return"}
@@ -78,7 +85,7 @@ def probe_action(game: Game, rng: random.Random) -> dict[str, Any]:
         else:
             action.update(tile=tile, at=_square(game, rng), rot=rng.choice((0, 90, 180, 270)))
     else:
-        action.update(tile=rng.choice(sorted(game.catalogue.tiles)), at=_square(game, rng),
+        action.update(tile=rng.choice(_tile_ids(game)), at=_square(game, rng),
                       rot=rng.choice((0, 90, 180, 270)))
     if rng.random() < 0.6:
         action["deploy"] = {"figure": rng.choice(FIGS), "on": rng.choice(NAMES)}

@@ -1,4 +1,4 @@
-"""Properties over many seeded random games with all six expansions on.
+"""Properties over many seeded random games with every expansion on.
 
 Every game is played by `play_random_turn` (uniformly random legal choices, wagon
 moves, abbeys, tunnel tokens, barns and abbot recalls included). After every
@@ -16,13 +16,15 @@ import random
 import pytest
 
 from carca_bot.engine.board import ABBEY
+from carca_bot.engine.catalogue import EXPANSIONS
+from carca_bot.engine.figures import FIGURE_TABLE
 from carca_bot.engine.game import Game, Phase
 from carca_bot.engine.randomplay import play_random_turn
 from carca_bot.engine.record import replay, result, write_record
 from carca_bot.engine.setup import Setup
 
-ALL = frozenset({"river", "abbot", "abbey_mayor", "king_robber", "cult", "tunnel"})
-STARTING = {"follower": 7, "abbot": 1, "mayor": 1, "wagon": 1, "barn": 1}
+ALL = frozenset(EXPANSIONS)
+STARTING = {f.name: f.per_player for f in FIGURE_TABLE}
 GAMES = 80
 
 

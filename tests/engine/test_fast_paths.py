@@ -17,6 +17,7 @@ from carca_bot.engine.catalogue import catalogue
 from carca_bot.engine.deploying import deploy_problem
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.expansions.abbot import abbot_of
+from carca_bot.engine.figures import CORNER_FIGURES, FIGURES
 from carca_bot.engine.game import Game, Phase, Turn
 from carca_bot.engine.geometry import AROUND
 from carca_bot.engine.moves import (
@@ -151,7 +152,7 @@ def test_deployments_are_those_deploy_accepts(mix: frozenset[str]) -> None:
             names = ("N", "E", "S", "W", "NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR", "C",
                      "G", "I1", "I2", "NW", "NE", "SE", "SW")
             accepted = set()
-            for figure in ("follower", "abbot", "mayor", "wagon", "barn"):
+            for figure in FIGURES:
                 for on in names:
                     trial = game.copy()
                     try:
@@ -160,9 +161,10 @@ def test_deployments_are_those_deploy_accepts(mix: frozenset[str]) -> None:
                         continue
                     placed = trial.board.tiles[game.turn.pos]
                     accepted.add((figure, placed.node_named(on)
-                                  if figure != "barn" else on))
+                                  if figure not in CORNER_FIGURES else on))
             listed = {(d.figure, game.board.tiles[game.turn.pos].node_named(d.on)
-                       if d.figure != "barn" else d.on) for d in game.legal_deployments()}
+                       if d.figure not in CORNER_FIGURES else d.on)
+                      for d in game.legal_deployments()}
             assert listed == accepted
         moves = game.legal_moves()
         if game.phase is Phase.TILE and moves and isinstance(moves[0], Draw):

@@ -72,7 +72,7 @@ def test_malformed_records(change: dict[str, Any], words: str) -> None:
     ({"by": "Ana", "abbey": "skip", "deploy": {"figure": "follower", "on": "C"}},
      "a skipped abbey carries nothing else"),
     ({"end": True, "by": "Ana"}, "does not belong to an end action"),
-    ({"by": "Ana", "tile": "U", "at": [1, 0], "rot": 0, "token_first": True}, "token_first"),
+    ({"by": "Ana", "tile": "U", "at": [1, 0], "rot": 0, "token_first": 1}, "token_first"),
 ])
 def test_malformed_actions_name_their_index(action: Any, words: str) -> None:
     error = malformed(record([turn("Ana", "U", (1, 0)), action]))

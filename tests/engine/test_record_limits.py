@@ -64,7 +64,7 @@ def full_games() -> list[Game]:
 def test_a_full_six_player_game_is_far_inside_every_bound() -> None:
     for game in full_games():
         data = write_record(game)
-        assert len(json.dumps(data, ensure_ascii=False).encode()) * 50 < MAX_RECORD_BYTES
+        assert len(json.dumps(data, ensure_ascii=False).encode()) * 40 < MAX_RECORD_BYTES
         bloated = json.dumps(data, indent=8)
         assert len(bloated.encode()) * 10 < MAX_RECORD_BYTES
         assert (bloated.count("[") + bloated.count("{")) * 10 < MAX_CONTAINERS

@@ -1,13 +1,16 @@
 """The engine's sentences in Spanish: every refusal code and event reason, read and judged.
 
 Each expected sentence below was written by hand against the glossary
-(docs/glossary-es.md), not recorded from the code. Counted things appear in the
+(docs/glossary-es.md), not recorded from the code; an expansion's own sentences are
+judged here from its test module's `SPANISH` list. Counted things appear in the
 singular and the plural. The same items spoken in the pseudo-language leave no English
 outside the catalogue's marks, so no sentence skips the catalogue.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -117,6 +120,16 @@ REFUSED: list[tuple[IllegalMove, str]] = [
      "no se puede colocar el seguidor en E: ese camino ya está ocupado"),
     (no("feature_occupied", figure="abbot", on="C", kind="building"),
      "no se puede colocar el abad en C: ese edificio ya está ocupado"),
+    (no("joins_no_follower", figure="follower", on="N", kind="city"),
+     "no se puede colocar el seguidor en N: ninguno de tus seguidores está en esa ciudad"),
+    (no("joins_no_follower", figure="follower", on="E", kind="road"),
+     "no se puede colocar el seguidor en E: ninguno de tus seguidores está en ese camino"),
+    (no("joins_no_follower", figure="follower", on="SL", kind="field"),
+     "no se puede colocar el seguidor en SL: ninguno de tus campesinos está en ese campo"),
+    (no("joins_completed", figure="follower", on="N", kind="city"),
+     "no se puede colocar el seguidor en N: esta loseta completa esa ciudad"),
+    (no("joins_completed", figure="follower", on="W", kind="road"),
+     "no se puede colocar el seguidor en W: esta loseta completa ese camino"),
     (no("barn_not_corner", figure="barn", on="N"),
      "no se puede colocar el establo en N: un establo va en una esquina (NW, NE, SE o SW), "
      "no en 'N'"),
@@ -225,6 +238,23 @@ HAPPENED: list[tuple[Event, str]] = [
     (Event("wagon_moved", (2,), reason="wagon_moved", params={"on": "C", "square": (-1, 3)}),
      "Cy: el carromato se mueve a C en -1,3"),
 ]
+
+
+
+
+def _judged_with_their_expansion() -> list[tuple[IllegalMove | Event, str]]:
+    """The sentences an expansion's own test module judges: its `SPANISH` list (so adding an
+    expansion touches its own tests, not this file)."""
+    found: list[tuple[IllegalMove | Event, str]] = []
+    for path in sorted(Path(__file__).parent.glob("test_*.py")):
+        if path.stem != "test_words_es":
+            found.extend(getattr(import_module(f"tests.engine.{path.stem}"), "SPANISH", []))
+    return found
+
+
+_ELSEWHERE = _judged_with_their_expansion()
+REFUSED += [(err, text) for err, text in _ELSEWHERE if isinstance(err, IllegalMove)]
+HAPPENED += [(ev, text) for ev, text in _ELSEWHERE if isinstance(ev, Event)]
 
 
 @pytest.mark.parametrize(("err", "spanish"), REFUSED, ids=lambda v: getattr(v, "code", ""))

@@ -19,7 +19,7 @@ from unittest import mock
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from carca_bot.bot.buttons import BUTTON_LABELS
+from carca_bot.bot.components.ids import BUTTONS
 from carca_bot.local.randomplayer import play_random_move
 from carca_bot.service import ServiceError, User, Where
 from tests.bot.conftest import ANA, BEN, CY, MANAGE_GUILD, BotHarness
@@ -127,7 +127,7 @@ class Table:
         version = max(version, 0)
         kind = self.draw(st.sampled_from(["button", "button", "button", "pick", "wagon"]))
         if kind == "button":
-            action = self.draw(st.sampled_from(sorted(BUTTON_LABELS)))
+            action = self.draw(st.sampled_from(sorted(BUTTONS)))
             event(f"button {action}")
             return self.make.component(user, f"carc:{action}:{game_id}:{version}")
         values = [self.draw(st.sampled_from(["follower:N", "follower:C", "abbot:I1",

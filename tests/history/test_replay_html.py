@@ -83,6 +83,24 @@ def test_hostile_names_stay_inside_the_data() -> None:
     assert [p["name"] for p in data_of(page.encode())["players"]] == list(names)
 
 
+def test_a_name_like_a_placeholder_is_only_a_name() -> None:
+    """Issue 26: a player named `{{DATA}}` copied the whole replay JSON into the title
+    (the template was filled by one replace after another). Filled in one pass, the
+    title holds the names as they are, at its normal length."""
+    import dataclasses
+
+    game = finished("base2")
+    names = ("{{DATA}}", "{{TITLE}}")
+    tricky = Game.replay(dataclasses.replace(game.setup, players=names),
+                         [{**a, "by": names[NAMES.index(a["by"])]} if "by" in a else a
+                          for a in game.history])
+    page = build_replay_html(tricky).decode("utf-8")
+    (title,) = re.findall(r"<title>(.*?)</title>", page, re.S)
+    assert title == "Carcassonne replay: {{DATA}}, {{TITLE}}"
+    assert page.count('<script id="replay-data"') == 1 and "{{LANG}}" not in page
+    assert [p["name"] for p in data_of(page.encode())["players"]] == list(names)
+
+
 def test_every_word_of_the_page_is_translated() -> None:
     game = finished("all6")
     with speaking("qps"):

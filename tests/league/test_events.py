@@ -72,10 +72,11 @@ def test_an_8_player_3_round_swiss_with_a_no_show_an_override_and_a_withdrawal()
         (7, "G", 1, 3, -21, True),  # withdrawn: the two games played stand
         (8, "F", 0, 5, -49, False),
     ]
-    csv = to_csv(event.standings()).splitlines()
-    assert csv[0].startswith("place,name,player,group,played,wins,byes,buchholz")
-    assert csv[1] == "1,Player A,A,,3,3,0,5,56,300,15,"
-    assert csv[7] == "7,Player G,G,,2,1,0,3,-21,116,8,yes"
+    csv = to_csv(event.standings(), event.config.chain).splitlines()
+    # The event's tie-breaks after the wins, in the order they apply.
+    assert csv[0] == "place,name,player,group,played,wins,byes,buchholz,difference,withdrawn"
+    assert csv[1] == "1,Player A,A,,3,3,0,5,56,"
+    assert csv[7] == "7,Player G,G,,2,1,0,3,-21,yes"
 
 
 def test_a_5_player_round_robin() -> None:
@@ -242,9 +243,11 @@ def test_a_league_of_4_player_tables_scored_5_3_2_1() -> None:
     event = event.override("r2-2", [Result.of(("G", 1), ("D", 2), ("H", 9), ("C", 3))])
     event = event.withdraw("D")
     event = event.next_round(14 * DAY)
-    # Round 3 from the standings: F 9; A, B 7 (A won a game); H, C 5 (H won one); E 4;
-    # G 3 (D withdrawn): tables of 4 and 3, where the strongest win.
-    assert pairs(event) == [("B", "H", "F", "A"), ("C", "E", "G")]
+    # Round 3: F 9; A, B 7 (A won a game); H, C 5 (H won one); E 4; G 3 (D withdrawn):
+    # tables of 4 and 3. In standings order (F A B H, C E G) six pairs would meet again;
+    # these tables have three, the fewest any seating has (then the closest standings).
+    assert pairs(event) == [("C", "F", "E"), ("B", "H", "A", "G")]
+    assert [w.met for w in event.rounds[-1].why] == [1, 2]
     event = play_round(event, s)
     assert event.finished
     rows = [(r.place, r.player, r.placing, r.wins, r.withdrawn) for r in event.standings()]

@@ -14,25 +14,42 @@ from carca_bot.league.schedule import bracket_order, circle_rounds, first_round,
 from tests.league.helpers import entered
 
 
-def legal_pairing_exists(players: frozenset[str], met: frozenset[frozenset[str]],
-                         bye_from: frozenset[str],
-                         balance: dict[str, int] | None = None) -> bool:
-    """By brute force: can `players` be paired with no rematch, the bye (when the count is
-    odd) going to one of `bye_from`, and (given `balance`) nobody's balance going to 2?"""
+def fewest_crossings(players: frozenset[str], met: frozenset[frozenset[str]],
+                     bye_from: frozenset[str], level: dict[str, int],
+                     balance: dict[str, int] | None = None) -> int | None:
+    """By brute force: the fewest pairs across score levels of any pairing of `players`
+    with no rematch, the bye (odd count) to one of `bye_from`, from the lowest level any
+    such pairing can give it to, and (given `balance`) nobody's first seats past +-2.
+    None when there is no such pairing."""
     def ok(p: str, q: str) -> bool:
         if frozenset({p, q}) in met:
             return False
-        return balance is None or not (balance[p] == balance[q] != 0)
+        return balance is None or not (min(balance[p], balance[q]) >= 2
+                                       or max(balance[p], balance[q]) <= -2)
 
     @cache
-    def go(left: frozenset[str], bye_left: bool) -> bool:
+    def go(left: frozenset[str]) -> int | None:
         if not left:
-            return not bye_left
+            return 0
         p = min(left)
-        if bye_left and p in bye_from and go(left - {p}, False):
-            return True
-        return any(go(left - {p, q}, bye_left) for q in left - {p} if ok(p, q))
-    return go(players, len(players) % 2 == 1)
+        found = [(c + (level[p] != level[q])) for q in left - {p} if ok(p, q)
+                 for c in [go(left - {p, q})] if c is not None]
+        return min(found) if found else None
+
+    if len(players) % 2 == 0:
+        return go(players)
+    options = {b: c for b in bye_from if (c := go(players - {b})) is not None}
+    if not options:
+        return None
+    lowest = max(level[b] for b in options)  # levels count down from the top (0)
+    return min(c for b, c in options.items() if level[b] == lowest)
+
+
+def legal_pairing_exists(players: frozenset[str], met: frozenset[frozenset[str]],
+                         bye_from: frozenset[str],
+                         balance: dict[str, int] | None = None) -> bool:
+    level = dict.fromkeys(players, 0)
+    return fewest_crossings(players, met, bye_from, level, balance) is not None
 
 
 @st.composite
@@ -58,11 +75,16 @@ def balances(event: Event) -> Counter[str]:
 @settings(max_examples=300, deadline=None)
 @given(swiss_events())
 def test_swiss_pairing_properties(case: tuple[int, int, list[list[int]], list[int]]) -> None:
+    """The rules in their order, each broken only when no pairing keeps it: no rematch;
+    nobody past two more first seats than second (or the other way); the bye to someone
+    without one, from the lowest score group possible; then as few pairs across score
+    groups as any such pairing has."""
     n, rounds, scores, quits = case
     names = "ABCDEFGHIJKL"[:n]
     event = entered(EventConfig(Format.SWISS, rounds=rounds), names).start(0)
     met: set[frozenset[str]] = set()
     had_bye: list[str] = []
+    wins = dict.fromkeys(names, 0.0)  # as they stood when the round was paired
     for r in range(rounds):
         current = event.current
         assert current is not None
@@ -75,30 +97,33 @@ def test_swiss_pairing_properties(case: tuple[int, int, list[list[int]], list[in
         assert len(byes) == len(active) % 2
         everyone, known = frozenset(active), frozenset(met)
         fresh = frozenset(active - set(had_bye)) or everyone
-        # The rules in their order: no rematch while a legal pairing exists...
+        before = balances(event)
         rematch = any(g in met for g in games)
         if rematch:
             assert not legal_pairing_exists(everyone, known, everyone)
-        # ... then the bye to someone who has not had one ...
+        beyond = any(min(before[a], before[b]) >= 2 or max(before[a], before[b]) <= -2
+                     for a, b in map(tuple, games))
+        limits = {p: before[p] for p in active}
+        if beyond and not rematch:
+            assert not legal_pairing_exists(everyone, known, everyone, limits)
         repeat_bye = bool(set(byes) & set(had_bye))
-        if repeat_bye and not rematch:
-            assert not legal_pairing_exists(everyone, known, fresh)
-        # ... then nobody's first-player balance beyond one.
-        before = balances(event)
+        if repeat_bye and not (rematch or beyond):
+            assert not legal_pairing_exists(everyone, known, fresh, limits)
+        if not (rematch or beyond or repeat_bye):
+            levels = sorted({wins[p] for p in active}, reverse=True)
+            level = {p: levels.index(wins[p]) for p in active}
+            crossing = sum(len({level[p] for p in g}) > 1 for g in games)
+            assert crossing == fewest_crossings(everyone, known, fresh, level, limits)
         had_bye += byes
         met |= set(games)
         for m in current.matches:
             if not m.bye:
                 event = event.report(m.id, Result(tuple(
                     (p, scores[r][names.index(p)]) for p in m.seats)))
-        after = balances(event)
-        kept = all(abs(before[p]) <= 1 for p in active) and not (rematch or repeat_bye)
-        if kept and any(abs(b) > 1 for b in after.values()):
-            assert not legal_pairing_exists(everyone, known, fresh,
-                                            {p: before[p] for p in active})
         if r < rounds - 1:
             if r < len(quits) and len(active) > 3:
                 event = event.withdraw(names[quits[r]]) if names[quits[r]] in active else event
+            wins = {row.player: row.wins for row in event.standings()}
             event = event.next_round(float(r + 1))
     assert event.finished
 

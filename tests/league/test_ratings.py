@@ -11,6 +11,7 @@ from openskill.models import PlackettLuce
 
 from carca_bot.league.ratings import (
     PROVISIONAL_GAMES,
+    REPEAT_WINDOW,
     Ending,
     Pool,
     RatedGame,
@@ -93,11 +94,13 @@ def test_history_rows_chain_before_and_after() -> None:
 
 
 def test_provisional_until_the_threshold_and_left_off_the_leaderboard() -> None:
-    games = [game(f"g{i}", i, "AB", (1, 2)) for i in range(PROVISIONAL_GAMES - 1)]
+    # a week apart: the same pair's games in one week count less and less (fair play)
+    games = [game(f"g{i}", i * REPEAT_WINDOW, "AB", (1, 2))
+             for i in range(PROVISIONAL_GAMES - 1)]
     book = RatingBook.from_games(games)
     assert book.get("A", Pool.DUEL).provisional()
     assert book.leaderboard(Pool.DUEL) == ()
-    book = book.rate([game("last", 100, "AB", (1, 2))])
+    book = book.rate([game("last", 100 * REPEAT_WINDOW, "AB", (1, 2))])
     assert not book.get("A", Pool.DUEL).provisional()
     board = book.leaderboard(Pool.DUEL)
     assert [(r.place, r.player) for r in board] == [(1, "A"), (2, "B")]

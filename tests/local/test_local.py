@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -20,8 +21,7 @@ from tests.service.helpers import rig
 def _args(tmp_path: Path, *extra: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    return parser.parse_args(["--db", str(tmp_path / "local.sqlite3"),
-                              "--out", str(tmp_path / "boards"), *extra])
+    return parser.parse_args(["--db", str(tmp_path / "local.sqlite3"), *extra])
 
 
 class Painter:
@@ -81,23 +81,23 @@ async def test_a_scripted_hot_seat_game(tmp_path: Path,
                                   "--players", "Ana,Ben", "--seed", "3", painter=painter)
     assert status == 0, text
     assert "new game 1 for" in text and "place X Y ROT [FIGURE ON]" in text
+    assert "Seat order (drawn at random; the numbers are on each player's figures): " \
+           "1 Ana, 2 Ben" in text
     # Squares as the board labels them, x,y (the words say them so; nothing rewrites them).
     assert "! U cannot go at 5,5 turned 0: the square 5,5 does not touch" in text
-    assert "this turn so far: U at 1,0 turned 0" in text
+    assert "this turn so far: straight road at 1,0 turned 0" in text  # tiles in words
     assert "[" not in "".join(line for line in text.splitlines() if line.startswith("  *"))
-    assert "Ben> tile U: place -1 0 0 | place -1 0 180 | place 0 1 0 | place 0 1 180" in text
-    assert "your turn: place tile V" in text
-    assert text.count("board: ") == 3  # two confirmed moves, and the board command
-    # Each drawn tile's picture, once, when its player's turn begins.
-    assert painter.drawn == ["U", "U", "V"]
-    assert "your tile U, its four turns and where it fits: " in text
-    assert sorted(p.name for p in (tmp_path / "boards").iterdir()) == [
-        "game1-move001-tile.png", "game1-move001.png", "game1-move002-tile.png",
-        "game1-move002.png", "game1-move003-tile.png"]
-    assert painter.tiles == [2, 3, 3]
-    assert "U^ D^ U^" in text and "Ana: follower on E at 1,0" in text  # the text board
+    assert "Ben> straight road: place -1 0 0 | place -1 0 180 | place 0 1 0 | " in text
+    assert "game 1 · 1 move · 70 tiles left · Ben's turn: place your tile" in text
+    assert "Your tile: road curve. Turned each way" in text
+    # The board, drawn as text: column numbers, the squares where the tile fits by their
+    # coordinates, the road (without colour: this is not a terminal).
+    assert "   0 |-1,0--+----1--|2,0|" in text
+    assert "\x1b[" not in text
+    assert "  Ana (1): follower on E at 1,0" in text  # the board command lists figures
+    assert painter.tiles == [] and painter.drawn == []  # no picture unless asked
+    assert not (tmp_path / "boards").exists()
     assert "game 1 is saved" in text
-    assert painter.languages == {"en"}
     saved = json.loads(record.read_text())
     assert [a["at"] for a in saved["actions"]] == [[1, 0], [-1, 0]]
     assert saved["actions"][0]["deploy"] == {"figure": "follower", "on": "E"}
@@ -111,7 +111,25 @@ async def test_a_scripted_hot_seat_game(tmp_path: Path,
     assert "to start a new game instead, run with --new" in text
     assert "resign for good? You cannot come back, and the game ends. [y/N]" in text
     assert text.count("not resigned: the game goes on") == 1
-    assert "game over by resignation" in text
+    assert "Game over by resignation. Ben wins with 0 points." in text
+    assert "Ranking: 1. Ben 0; 2. Ana 0 (resigned)." in text
+
+
+async def test_pictures_only_when_asked_and_only_the_latest(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: a PNG after every move and one for every drawn tile (221 files, about
+    100 MB for one game); now none unless asked, and then the latest board and tile."""
+    rig(monkeypatch, ["U", "U", "V"])
+    painter = Painter()
+    folder = tmp_path / "pictures"
+    status, text = await _session(tmp_path, "place 1 0 0\nconfirm\nplace -1 0 0\nconfirm\n"
+                                  "board\nquit\n", "--players", "Ana,Ben", "--seed", "3",
+                                  "--pictures", str(folder), painter=painter)
+    assert status == 0, text
+    assert sorted(p.name for p in folder.iterdir()) == ["board.png", "tile.png"]
+    assert painter.drawn == ["U", "U", "V"] and painter.tiles == [2, 3, 3]
+    assert (folder / "board.png").read_bytes() == b"\x89PNG fake"
+    assert f"pictures: {folder / 'board.png'} (the whole board" in text
 
 
 async def test_bad_words_get_usage_and_end_of_input_quits(tmp_path: Path) -> None:
@@ -126,17 +144,14 @@ async def test_bad_words_get_usage_and_end_of_input_quits(tmp_path: Path) -> Non
 
 
 async def test_the_demo_plays_a_whole_game(tmp_path: Path) -> None:
-    painter = Painter()
-    status, text = await _session(tmp_path, "", "--demo", "--players", "2", "--seed", "1",
-                                  painter=painter)
+    status, text = await _session(tmp_path, "", "--demo", "--players", "2", "--seed", "1")
     assert status == 0, text
     lines = text.splitlines()
     assert lines[0].startswith("demo game 1: seats drawn at random:")
-    assert "game over: " in text
     moves = [line for line in lines if line[:4].strip().isdigit() and ". " in line]
     assert len(moves) >= 71  # every land tile, one line per move
-    assert len(painter.tiles) == len(moves)
-    assert painter.tiles[-1] == 72  # the whole board in the last picture
+    assert re.search(r"Game over\. (Ana|Ben) wins with \d+ points|share the win", text)
+    assert not list(tmp_path.rglob("*.png"))
 
 
 async def test_bad_options(tmp_path: Path) -> None:

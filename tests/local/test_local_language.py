@@ -20,8 +20,7 @@ from tests.service.helpers import rig
 def _args(tmp_path: Path, *extra: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    return parser.parse_args(["--db", str(tmp_path / "local.sqlite3"),
-                              "--out", str(tmp_path / "boards"), *extra])
+    return parser.parse_args(["--db", str(tmp_path / "local.sqlite3"), *extra])
 
 
 async def _play(args: argparse.Namespace, script: str,
@@ -34,46 +33,76 @@ async def _play(args: argparse.Namespace, script: str,
 
 
 SCRIPT = """\
-help
-place 5 5 0
-place 1 0 0 follower E
-status
-confirm
-place one 2 3
-fly
-board
-score
-export {record}
-resign
+ayuda
+colocar 5 5 0
+colocar 1 0 0 seguidor E
+estado
+confirmar
+jugadas
+place 2 0 0
+deshacer
+colocar one 2 3
+volar
+tablero
+puntos
+exportar {record}
+abandonar
 n
-quit
+salir
 """
 
 
-async def test_a_game_in_spanish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_game_in_spanish_takes_spanish_commands(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: the Spanish terminal game still took only English command words."""
     rig(monkeypatch, ["U", "U", "V"])
     painter = Painter()
     text = await _play(_args(tmp_path, "--players", "Ana,Ben", "--seed", "3", "--lang", "es"),
                        SCRIPT.format(record=tmp_path / "game.json"), painter)
-    assert "partida nueva 1 para Ana y Ben (escribe help para ver las órdenes)" in text
-    assert "Órdenes (las mismas palabras que usa el bot de Discord" in text
-    assert "  place X Y ROT [FIGURE ON]   coloca tu loseta, si quieres con una figura" in text
+    assert "partida nueva 1 para Ana y Ben (escribe ayuda para ver las órdenes)" in text
+    assert "Orden de juego (sorteado; los números están en las figuras de cada jugador): " \
+           "1 Ana, 2 Ben" in text
+    assert "  colocar X Y GIRO [FIGURA SOBRE]   coloca tu loseta, si quieres con una " \
+           "figura encima" in text
+    assert "N E S O" in text and "NI ND EI ED SI SD OI OD" in text
     # The engine's refusal, in Spanish, squares as the board labels them.
     assert ("! la loseta U no puede ir en 5,5 girada 0: la casilla 5,5 no toca por ningún "
             "borde una loseta colocada") in text
-    assert "partida 1, 0 jugadas, quedan 70 losetas: " in text
-    assert "tu loseta U, sus cuatro giros y dónde cabe: " in text
-    assert "  tablero: " in text
-    assert "! 'one' no es un número; se escribe: place X Y ROT [FIGURE ON]" in text
-    assert "! orden desconocida 'fly'; escribe help" in text
-    assert "  Ana: seguidor en E en 1,0" in text
+    assert "partida 1 · 0 jugadas · quedan 70 losetas · turno de Ana: " in text
+    assert "en este turno, hasta ahora: camino recto en 1,0 girada 0; seguidor en E" in text
+    # `confirmar` ended Ana's turn: Ben plays, and `jugadas` lists his moves in Spanish.
+    assert "turno de Ben: coloca tu loseta" in text
+    assert "Ben> camino recto: colocar -1 0 0 | colocar -1 0 180 | " in text
+    # English words still work: Ben's `place 2 0 0`, taken back with `deshacer`.
+    assert "en este turno, hasta ahora: camino recto en 2,0 girada 0" in text
+    assert text.count("turno de Ben: coloca tu loseta") == 2
+    assert "! 'one' no es un número; se escribe: colocar X Y GIRO [FIGURA SOBRE]" in text
+    assert "! orden desconocida 'volar'; escribe ayuda" in text
+    assert "  Ana (1): seguidor en E en 1,0" in text
     assert "  Ana: 0  [en reserva: seguidor 6]" in text
-    assert "2 acciones guardadas en" not in text and "1 acción guardada en " in text
+    assert "1 acción guardada en " in text
     assert ("Ben, ¿abandonas definitivamente? No podrás volver, y la partida termina. "
             "[s/N] ") in text
     assert "no has abandonado: la partida sigue" in text
     assert "la partida 1 está guardada; vuelve a ejecutarlo para seguir" in text
-    assert painter.languages == {"es"}  # the pictures' words follow
+    assert painter.tiles == []  # no pictures unless asked
+
+
+async def test_spanish_sides_and_figures_are_read(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """`O` is west, `NI` the north edge's left (west) half, in Spanish and English games."""
+    rig(monkeypatch, ["U", "U", "V"])
+    script = "colocar 1 0 0 seguidor O\nconfirmar\nplace -1 0 0 follower NI\nconfirm\nsalir\n"
+    text = await _play(_args(tmp_path, "--players", "Ana,Ben", "--seed", "3", "--lang", "es"),
+                       script)
+    game_text = text.split("salir")[0]
+    assert "!" not in game_text, game_text
+    record = tmp_path / "game.json"
+    await _play(_args(tmp_path, "--players", "Ana,Ben"), f"export {record}\nquit\n")
+    import json
+    saved = json.loads(record.read_text())
+    assert [a.get("deploy") for a in saved["actions"]] == [
+        {"figure": "follower", "on": "W"}, {"figure": "follower", "on": "NL"}]
 
 
 @pytest.mark.parametrize(("flag", "environ", "language"), [
@@ -105,8 +134,27 @@ async def test_the_locale_speaks_when_no_lang_is_given(tmp_path: Path,
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.setenv("LANG", "es_ES.UTF-8")
     text = await _play(_args(tmp_path, "--players", "2"), "quit\n")
-    assert re.search(r"partida nueva 1 para (Ana y Ben|Ben y Ana) \(escribe help", text)
+    assert re.search(r"partida nueva 1 para (Ana y Ben|Ben y Ana) \(escribe ayuda", text)
 
+
+ENGLISH = """\
+help
+place 5 5 0
+place 1 0 0 follower E
+status
+confirm
+place one 2 3
+fly
+board
+score
+export {record}
+moves
+export
+resign
+n
+quit
+quit
+"""
 
 # The service's prompt and a turn's steps are the service's words (`carca_bot.words.say`
 # and `prompt` say them once the service hands data to the front ends): not this
@@ -120,9 +168,7 @@ async def test_no_english_outside_the_catalogue(tmp_path: Path,
     rig(monkeypatch, ["U", "U", "V"])
     args = _args(tmp_path, "--players", "Ana,Ben", "--seed", "3")
     args.lang = PSEUDO
-    script = SCRIPT.replace("resign\nn\n", "moves\nexport\nresign\nn\n").format(
-        record=tmp_path / "game.json")
-    script += "quit\n"
+    script = ENGLISH.format(record=tmp_path / "game.json")
     text = await _play(args, script, Painter())
     data = {"Ana", "Ben", "U", "V", "D", "place", "CRF"}  # names, tile ids, commands
     left = untranslated(_SERVICE.sub(" ", text), frozenset(data))

@@ -14,7 +14,7 @@ from carca_bot.engine.catalogue import EXPANSIONS
 from carca_bot.engine.game import Game
 from carca_bot.engine.randomplay import play_random_turn
 from carca_bot.engine.setup import Setup
-from carca_bot.render import palette
+from carca_bot.render import palette, yourtile
 from carca_bot.render.board import (
     MAX_BYTES,
     MAX_SIDE,
@@ -184,11 +184,21 @@ def _marked(img: Image.Image, lay: Layout, game: Game) -> set[tuple[int, int]]:
     return marked
 
 
+def _map(game: Game, tile: str) -> tuple[Image.Image, Layout]:
+    """The your-tile picture's small board, cut out, with its layout."""
+    parts = yourtile.your_tile_parts(game, tile)
+    assert parts.board is not None
+    lay = yourtile.map_layout(game)
+    left = (yourtile.WIDTH - lay.width) // 2
+    return parts.board.crop((left, yourtile.MAP_TOP, left + lay.width,
+                             yourtile.MAP_TOP + lay.height)), lay
+
+
 @pytest.mark.parametrize(("seed", "left"), [(3, 60), (6, 20), (10, 5)])
 def test_your_tile_marks_exactly_the_legal_squares(seed: int, left: int) -> None:
     game = _played(seed, left)
     tile = game.draw()
-    img, lay = BoardRenderer().your_tile_image(game, tile)
+    img, lay = _map(game, tile)
     legal = {p.pos for p in game.legal_placements(tile)}
     assert legal
     assert _marked(img, lay, game) == legal == set(legal_squares(game, tile))
@@ -197,5 +207,5 @@ def test_your_tile_marks_exactly_the_legal_squares(seed: int, left: int) -> None
 def test_abbey_squares_are_marked_too() -> None:
     """The abbey goes in holes: the picture marks exactly those."""
     game = _played(12, 30)
-    img, lay = BoardRenderer().your_tile_image(game, "ABBEY")
+    img, lay = _map(game, "ABBEY")
     assert _marked(img, lay, game) == set(game.abbey_squares())

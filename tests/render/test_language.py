@@ -19,7 +19,6 @@ from carca_bot.i18n import speaking
 from carca_bot.i18n.catalogues import po_path
 from carca_bot.render import panel, text, yourtile
 from carca_bot.render.board import BoardRenderer, render_board, render_your_tile
-from carca_bot.render.grid import TILE_STEPS
 
 MISSING = "\u0378"  # an unassigned code point: the font draws its missing-glyph box
 
@@ -140,13 +139,11 @@ def test_spanish_fits_the_panel_at_every_size() -> None:
         assert all(text.width(note, round(0.85 * f)) <= room for note in notes), (f, notes)
 
 
-def test_the_words_under_a_legal_square_fit_it() -> None:
-    """Under a square where the tile fits every way (sizes as in yourtile.mark_squares):
-    drawn from 40 px tiles up, uncut."""
+def test_the_words_under_a_best_square_fit_it() -> None:
+    """Under a square shown magnified in the your-tile picture (sizes as in
+    yourtile._best): the rotations, or "any turn", uncut in both languages."""
     for language in ("en", "es"):
         with speaking(language):
-            words = yourtile._("any turn")
-        for t in (t for t in TILE_STEPS if t >= 40):
-            room = t - 2 * max(3, t // 14) - 2
-            small = min(20, max(8, round(0.17 * t)))
-            assert text.fit(words, small, room) == words, (language, t, words)
+            words = [yourtile.turns_words(rots) for rots in ((0, 1, 2, 3), (0, 1, 2), (1,))]
+        room = 3 * yourtile.NEAR
+        assert all(text.fit(w, yourtile.F, room) == w for w in words), (language, words)

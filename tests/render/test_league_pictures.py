@@ -35,6 +35,7 @@ from carca_bot.render.table import (
     page_of,
     safe_name,
 )
+from carca_bot.service.league_ops import TIEBREAKS
 
 CHAIN = ("buchholz", "difference", "scored", "head_to_head", "placing", "wins")
 HOSTILE = (
@@ -89,6 +90,24 @@ def test_standings_and_leaderboard_pages(rows: int) -> None:
     beyond = render_standings(_standings(rows), event="W", page=pages + 7)
     assert beyond == last and last.page == pages  # past the end: the last page
     assert render_standings(_standings(rows), event="W", page=-3).page == 1
+
+
+def test_every_tiebreak_of_the_menu_has_a_heading_and_a_legend() -> None:
+    """Each tie-break an organiser can choose gets its own short heading and legend line
+    (not its raw key cut short), English and Spanish."""
+    assert set(TIEBREAK_HEADINGS) == set(TIEBREAKS)
+    chain = ("buchholz_cut1", "median", "sonneborn_berger")
+    for language, words in (("en", "SB: Sonneborn-Berger (each opponent's wins times your "
+                                    "result against them)"),
+                            ("es", "SB: Sonneborn-Berger (victorias de cada rival por tu "
+                                   "resultado contra él)")):
+        with speaking(language):
+            columns, legend = standing_columns(chain)
+        assert [c.heading for c in columns[-3:]] == ["BH-1", "Med", "SB"]
+        assert len(legend) == 8 and legend[-1] == words
+        assert not any("_" in item for item in legend), legend
+    drawn = render_standings(_standings(3), event="E", tiebreaks=chain)
+    assert drawn != render_standings(_standings(3), event="E", tiebreaks=("x1", "x2", "x3"))
 
 
 def test_a_short_last_page_is_a_shorter_picture() -> None:

@@ -1,7 +1,8 @@
 """docker-compose.yml agrees with the settings: the shard variables it sets are ones the
 bot reads and accepts, its bot processes cover every shard once, the token stays in the
-env file, every service has a health check, and the bots' health check passes against
-a migrated PostgreSQL database and fails against an empty one.
+env file, every service has a health check, and the bots' health check asks the running
+process (`python -m carca_bot.observe.probe`): healthy while its database answers, not
+once it is gone, nor when the process does not answer.
 
 Read as text (PyYAML is not among the project's packages): the file keeps to plain
 `key: value` lines, two spaces per level, which is what `_services` reads.
@@ -9,19 +10,24 @@ Read as text (PyYAML is not among the project's packages): the file keeps to pla
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 from carca_bot.bot.config import Settings
+from carca_bot.observe import Observer, ObserveSettings
 from carca_bot.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = (ROOT / "docker-compose.yml").read_text()
-CONFIG = (ROOT / "carca_bot" / "bot" / "config.py").read_text()
+# The settings the bot reads: its own, and the health and metrics ones.
+CONFIG = "\n".join((ROOT / "carca_bot" / part).read_text()
+                   for part in ("bot/config.py", "observe/server.py", "observe/probe.py"))
 
 
 def _services() -> dict[str, list[str]]:
@@ -119,14 +125,32 @@ def _bot_health() -> list[str]:
     return [str(part) for part in command[1:]]
 
 
-async def test_the_bots_health_check_runs_against_postgresql(pg_url: str) -> None:
+def _probe(port: int) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, *_bot_health()[1:]]
-    env = {**os.environ, "CARCA_DB": pg_url}
-    empty = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60,
-                           check=False)
-    assert empty.returncode != 0  # no tables yet: not healthy
+    env = {**os.environ, "CARCA_METRICS_PORT": str(port)}
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60,
+                          check=False)
+
+
+async def test_the_bots_health_check_asks_the_running_process(pg_url: str) -> None:
+    """The health check is the process's /healthz: no answer is unhealthy (2); a process
+    whose database answers is healthy (0); one whose database is gone is not (1)."""
+    assert _bots()["bot-0"]["CARCA_METRICS_PORT"] == _bots()["bot-1"]["CARCA_METRICS_PORT"]
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    nobody = await asyncio.to_thread(_probe, port)
+    assert nobody.returncode == 2, nobody.stderr
     store = await Store.open(pg_url)
-    await store.close()
-    ready = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60,
-                           check=False)
-    assert ready.returncode == 0, ready.stderr
+    observer = Observer(store, ObserveSettings(port=0, max_lag=3600.0))
+    await observer.start()
+    try:
+        assert observer.port is not None
+        ready = await asyncio.to_thread(_probe, observer.port)
+        assert ready.returncode == 0, ready.stdout + ready.stderr
+        assert "database: ok (postgresql" in ready.stdout
+        await store.close()
+        gone = await asyncio.to_thread(_probe, observer.port)
+        assert gone.returncode == 1 and "database: FAILING" in gone.stdout, gone.stdout
+    finally:
+        await observer.close()

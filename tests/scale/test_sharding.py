@@ -140,7 +140,12 @@ async def test_only_shard_zeros_process_registers_the_commands(
     env = {} if shards is None else {"CARCA_SHARDS": shards, "CARCA_SHARD_COUNT": "2"}
     async with offline_bot(tmp_path / "bot.sqlite3", env) as h:
         assert _command_syncs(h.fake.requests) == syncs
-        assert h.bot.service.shards == Settings.from_env(env).shards
+        preferred = Settings.from_env(env).shards
+        if preferred is None:
+            assert h.bot.service.shards is None and h.bot.keeper is None
+        else:  # held through leases, its range the preference (on SQLite: all its own)
+            assert h.bot.service.shards is h.bot.keeper and h.bot.keeper is not None
+            assert h.bot.keeper.preferred == preferred and h.bot.keeper.ids == preferred.ids
         expected = {} if shards is None else {"shard_ids": [int(shards)], "shard_count": 2}
         assert {k: getattr(h.bot, k) for k in expected} == expected
 

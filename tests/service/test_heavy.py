@@ -7,6 +7,7 @@ import json
 import random
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,10 @@ def _whole_game() -> dict[str, Any]:
                                     random.Random(1)))
 
 
-def _slow_actions(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+Play = Callable[[Game, dict[str, Any]], None]
+
+
+def _slow_actions(monkeypatch: pytest.MonkeyPatch, seconds: float) -> Play:
     """Every replayed action costs `seconds` of CPU: a record that takes long to replay."""
     play = play_action
 
@@ -41,39 +45,61 @@ def _slow_actions(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
         play(game, action)
 
     monkeypatch.setattr(heavy_module, "play_action", slow)
+    return slow
 
 
-async def _worst_lag(work: Any) -> tuple[Any, float]:
-    """Run `work` while a ticker on the loop measures how late its 10 ms sleeps wake."""
-    worst = 0.0
+async def _ticks_during(work: Any) -> tuple[Any, int]:
+    """Run `work` while a ticker on the loop counts its 10 ms sleeps: work done on the
+    loop itself lets no tick through until it ends. A count, not a time, so a loaded
+    machine slows the test but cannot fail it."""
+    ticks = 0
     done = asyncio.Event()
 
     async def ticker() -> None:
-        nonlocal worst
+        nonlocal ticks
         while not done.is_set():
-            began = time.perf_counter()
             await asyncio.sleep(0.01)
-            worst = max(worst, time.perf_counter() - began - 0.01)
+            ticks += 1
 
     task = asyncio.create_task(ticker())
     await asyncio.sleep(0.015)  # the ticker is asleep, and due, when the work begins
+    ticks = 0
     try:
         result = await work
     finally:
         done.set()
         await task
-    return result, worst
+    return result, ticks
+
+
+def _on_the_loop(monkeypatch: pytest.MonkeyPatch, play: Play) -> list[bool]:
+    """Whether each replayed action (played by `play`) ran on a thread with a running
+    event loop."""
+    seen: list[bool] = []
+
+    def watched(game: Game, action: dict[str, Any]) -> None:
+        try:
+            asyncio.get_running_loop()
+            seen.append(True)
+        except RuntimeError:
+            seen.append(False)
+        play(game, action)
+
+    monkeypatch.setattr(heavy_module, "play_action", watched)
+    return seen
 
 
 async def test_the_loop_keeps_running_while_a_large_import_replays(
         service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
     record = _whole_game()
-    _slow_actions(monkeypatch, 0.005)  # about 0.6 s of replay in all
-    began = time.perf_counter()
-    view, lag = await _worst_lag(service.import_record(HERE, CY, record))
-    assert time.perf_counter() - began > 0.4, "the replay was not slow: the test proves nothing"
+    slow = _slow_actions(monkeypatch, 0.005)  # about 0.6 s of replay in all
+    on_loop = _on_the_loop(monkeypatch, slow)
+    view, ticks = await _ticks_during(service.import_record(HERE, CY, record))
     assert view.moves == len(record["actions"])
-    assert lag < 0.1, f"the event loop stalled for {lag * 1000:.0f} ms"
+    assert on_loop and not any(on_loop), "a replayed action ran on the event loop"
+    # 0.6 s of replay in a worker leaves the loop free to tick many times; on the loop,
+    # the ticker would wake once at the very end.
+    assert ticks >= 5, f"the loop ticked {ticks} times while the replay ran"
 
 
 async def test_an_import_over_its_time_budget_is_refused(
@@ -109,8 +135,10 @@ async def test_an_import_over_its_size_is_refused_before_parsing(
             await service.import_record(HERE, CY, _whole_game())  # already parsed: measured
         small = {"format": "carca-record/1", "players": ["A", "B"], "actions": []}
         assert (await service.import_record(HERE, CY, json.dumps(small).encode())).moves == 0
-        with raises_saying(BadInput, "not a JSON game record"):
+        with raises_saying(BadInput, "nested too deeply"):  # as `carca-bot replay` says
             await service.import_record(THERE, CY, b"{" * 3000)
+        with raises_saying(BadInput, "goes wrong at line 1, column 2"):
+            await service.import_record(THERE, CY, b"{]")
     finally:
         await service.close()
 

@@ -44,6 +44,14 @@ PLAYERS = [User(f"10{i}", name) for i, name in
 DAY = 24 * 3600.0
 
 
+@pytest.fixture(autouse=True)
+def rated_without_real_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games here end by resignations at once (who won is what matters), which the
+    fair-play rule makes aborts (unrated); the rule itself is tested in
+    test_fair_ratings.py, so here a game counts from its first move."""
+    monkeypatch.setattr("carca_bot.service.ratings_ops.MIN_OWN_MOVES", 0)
+
+
 def thread(p: Pairing) -> Where:
     return Where(GUILD, f"t-{p.event_id}-{p.match_id}-{p.game_index}")
 

@@ -11,14 +11,32 @@ from openskill.models import PlackettLuce
 from carca_bot.league import Pool, RatedGame, RatingBook
 from carca_bot.local.randomplayer import play_random_move
 from carca_bot.service import BadInput, GameOptions, GameService, TurnView, User, Where
+from carca_bot.service.ratings_ops import MIN_OWN_MOVES
 from tests.service.helpers import ANA, BEN, CY, DEE, HERE, Clock, started, who
 
 GUILD = HERE.guild
 
 
+async def play_turns(service: GameService, view: TurnView, each: int = MIN_OWN_MOVES,
+                     where: Where = HERE) -> TurnView:
+    """Every seat makes `each` turns of its own (first legal square, no figure): real
+    play, so that a game ended afterwards is rated (fewer makes it an abort)."""
+    for _ in range(each * len(view.seats)):
+        deciding = view.deciding
+        assert deciding is not None and deciding.user_id is not None
+        user = User(deciding.user_id, deciding.name)
+        x, y, rot = (await service.legal_moves(where, user)).placements[0]
+        view = await service.place(where, user, x, y, rot, confirm=True)
+    return view
+
+
 async def resigned_out(service: GameService, view: TurnView, order: list[User],
-                       where: Where = HERE, clock: Clock | None = None) -> TurnView:
-    """End a running game by resignations, in `order` (the last one left wins)."""
+                       where: Where = HERE, clock: Clock | None = None,
+                       real_play: bool = True) -> TurnView:
+    """End a running game by resignations, in `order` (the last one left wins), after
+    everyone made MIN_OWN_MOVES turns (unless not `real_play`: then it is an abort)."""
+    if real_play:
+        view = await play_turns(service, view, where=where)
     for user in order:
         if clock is not None:
             clock.now += 30
@@ -47,14 +65,15 @@ async def test_a_duel_ended_by_resignation_is_rated_as_a_forfeit(service: GameSe
         [(ANA.id, 1, "forfeit", False), (BEN.id, 2, "forfeit", True)],
         [(BEN.id, 2, "forfeit", True), (ANA.id, 1, "forfeit", False)])
     expected = RatingBook.from_games([RatedGame("g", 0.0, (ANA.id, BEN.id), (1, 2))])
-    board = await service.leaderboard(GUILD, Pool.DUEL, include_provisional=True)
-    assert [e.user_id for e in board.rows] == [ANA.id, BEN.id]
-    for entry in board.rows:
-        want = expected.get(entry.user_id, Pool.DUEL)
-        assert entry.mu == pytest.approx(want.mu) and entry.sigma == pytest.approx(want.sigma)
-        assert entry.games == 1 and entry.provisional
-    # Provisional players are left off the default board.
-    assert (await service.leaderboard(GUILD, "duel")).rows == ()
+    rows = await service.store.ratings(GUILD, Pool.DUEL.value)
+    assert [r.user_id for r in rows] == [ANA.id, BEN.id]
+    for row in rows:
+        want = expected.get(row.user_id, Pool.DUEL)
+        assert row.mu == pytest.approx(want.mu) and row.sigma == pytest.approx(want.sigma)
+        assert row.games == 1
+    # One opponent each: not listed on the board (MIN_OPPONENTS), provisional or not.
+    found = await service.leaderboard(GUILD, "duel")
+    assert found.rows == () and found.unlisted == 2
 
 
 async def test_a_four_player_game_moves_ratings_as_openskill_says(service: GameService,
@@ -85,7 +104,9 @@ async def test_a_four_player_game_moves_ratings_as_openskill_says(service: GameS
     assert card.median_move_seconds is not None and card.median_move_seconds > 0
     assert card.recent_results == ((1, 4),)
     (pool,) = card.ratings
-    assert pool.pool is Pool.MULTI and pool.provisional and pool.place is None
+    # three opponents in one game: listed on the board, marked provisional
+    assert pool.pool is Pool.MULTI and pool.provisional and pool.place == 1
+    assert pool.opponents == 3 and pool.sigma < 25 / 3
 
 
 async def test_unrated_games_and_cancelled_games_change_no_rating(service: GameService) -> None:
@@ -139,16 +160,23 @@ async def test_an_amended_result_rates_again_from_that_game_on(service: GameServ
 
 async def test_leaderboard_pages_and_refuses_unknown_pools(service: GameService,
                                                           clock: Clock) -> None:
-    for _ in range(10):
+    """Four players, each against the three others: all listed (3 opponents each),
+    provisional (fewer than 10 rated games), ranked by the rating shown."""
+    for first, second in ((ANA, BEN), (ANA, CY), (ANA, DEE), (BEN, CY), (BEN, DEE),
+                          (CY, DEE)):
         clock.now += 60
-        view = await started(service, [ANA, BEN])
-        await resigned_out(service, view, [BEN])
+        view = await started(service, [first, second])
+        await resigned_out(service, view, [second])
     board = await service.leaderboard(GUILD, "duel", per_page=1)
-    assert board.total == 2 and board.pages == 2
+    assert board.total == 4 and board.pages == 4 and board.unlisted == 0
     assert [e.user_id for e in board.rows] == [ANA.id] and board.rows[0].place == 1
-    second = await service.leaderboard(GUILD, "duel", page=2, per_page=1)
-    assert [(e.user_id, e.place) for e in second.rows] == [(BEN.id, 2)]
+    assert board.rows[0].provisional and board.rows[0].opponents == 3
+    page_2 = await service.leaderboard(GUILD, "duel", page=2, per_page=1)
+    assert [(e.user_id, e.place) for e in page_2.rows] == [(BEN.id, 2)]
+    last = await service.leaderboard(GUILD, "duel", page=4, per_page=1)
+    assert [(e.user_id, e.place) for e in last.rows] == [(DEE.id, 4)]
     assert (await service.profile(GUILD, ANA.id)).ratings[0].place == 1
+    assert (await service.leaderboard(GUILD, "duel", include_provisional=False)).rows == ()
     with pytest.raises(BadInput):
         await service.leaderboard(GUILD, "team")
     with pytest.raises(BadInput):

@@ -75,7 +75,7 @@ async def test_import_continues_where_the_record_stops(service: GameService) -> 
 
 
 @pytest.mark.parametrize(("record", "words"), [
-    ("not a record", "must be a JSON object"),
+    ("not a record", "a record is one JSON object"),
     ({"format": "carca-record/1", "players": ["A"], "actions": [{"by": "A"}]},
      r"exactly one verb.*\(action 0\)"),
     ({"format": "carca-record/1", "players": ["A", "B"],

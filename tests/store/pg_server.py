@@ -24,6 +24,7 @@ import itertools
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -141,7 +142,48 @@ class PgServer:
                     tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
                     raise NoPostgres(f"postgres did not start: {tail}") from None
 
+    def pids(self) -> list[int]:
+        """The server's processes: the postmaster, then its children (one per
+        connection, and its helpers)."""
+        main = int((self.data / "postmaster.pid").read_text().split()[0])
+        children = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError, IndexError, ValueError):
+                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                    if int(fields[1]) == main:
+                        children.append(int(entry.name))
+        return [main, *sorted(children)]
+
+    def pause(self) -> list[int]:
+        """Stop the whole server (SIGSTOP), as a hung machine or a long network cut
+        looks to its clients: connections open, nothing answered. Returns the
+        processes stopped, for `resume`."""
+        stopped = self.pids()
+        for pid in stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+        return stopped
+
+    def resume(self, stopped: list[int]) -> None:
+        for pid in stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
+    def halt(self) -> None:
+        """Shut the server down (its clients' connections end; new ones are refused)
+        until `start_again`."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def start_again(self) -> None:
+        """Start a halted server on the same port."""
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "log"), "-w",
+                  "-t", str(START_TIMEOUT), "-o",
+                  f"-p {self.port} -k {self.folder} {SETTINGS}", "start")
+
     def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self.resume(self.pids())  # a paused server does not stop
         with contextlib.suppress(Exception):
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.folder, ignore_errors=True)

@@ -1,53 +1,78 @@
 """Abbey & Mayor (docs/RULES.md 2.8): the abbey, the mayor, the wagon and the barn.
 
-The mayor is a row of the figure table (its strength is the city's pennants).
-Hooks: `turn_scoring` (a barn placed, or farmers joined to a barn's field, score
-now) and `final` (barns score 4 per completed city). Also here: where a barn may
-stand and where a wagon may move after its feature is scored (rules c2 and c1).
-The abbey step and the end-of-game abbey round are in `steps.py` / `endround.py`.
+The mayor, the wagon and the barn are rows of the figure table (the mayor's
+strength is the city's pennants; the wagon is lifted after scoring; the barn
+stands on a corner, `deploy` says where). Hooks: `turn_scoring` (a barn placed,
+or farmers joined to a barn's field, score now), `turn_end` (wagons lifted off
+a scored feature wait for their owners), `final` (barns score 4 per completed
+city). Its slot is `Pending`: the wagons waiting for their owners' decisions and
+the players still to decide in the end-of-game abbey round. Also here: where a
+wagon may move after its feature is scored (rules c2 and c1), and those steps.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from carca_bot.engine.board import Board
-from carca_bot.engine.catalogue import Kind
 from carca_bot.engine.errors import IllegalMove
-from carca_bot.engine.figures import CORNER_FIGURES, FARMERS
+from carca_bot.engine.events import Event
+from carca_bot.engine.figure_types import FigureType, Piece, corner, farms
 from carca_bot.engine.geometry import CORNER_INDEX, Pos, around, neighbour, opposite
-from carca_bot.engine.phase import Figure, PendingWagon
-from carca_bot.engine.scoring import (
-    completed_cities,
-    figures_on,
-    majority,
-    score_fields,
-)
+from carca_bot.engine.msgids import N_, N_plural
+from carca_bot.engine.phase import Figure, PendingWagon, Phase
+from carca_bot.engine.scoring import figures_on, score_field, score_fields
+from carca_bot.engine.shapes import Kind
+from carca_bot.engine.state import Expansion, HasSlots, put
 
 if TYPE_CHECKING:
     from carca_bot.engine.outcome import Outcome
     from carca_bot.engine.phase import Turn
-    from carca_bot.engine.state import GameState, ScorerState
+    from carca_bot.engine.state import GameState, ScorerState, SetupView
+
+NAME = "abbey_mayor"
 
 
-def barn_problem(game: GameState, turn: Turn, on: str) -> tuple[IllegalMove | None, int]:
-    corner = CORNER_INDEX.get(on)
-    if corner is None:
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """Who still has a decision to make; replaced, never changed."""
+
+    wagons: tuple[PendingWagon, ...] = ()  # lifted wagons, in the order their owners decide
+    queue: tuple[int, ...] = ()  # the end-of-game abbey round: players still to be asked
+
+
+NOTHING_PENDING = Pending()
+
+
+def pending_of(game: HasSlots) -> Pending:
+    state = game.slots.get(NAME, NOTHING_PENDING)
+    assert isinstance(state, Pending)
+    return state
+
+
+def barn_problem(game: GameState, turn: Turn, figure: FigureType,
+                 on: str) -> tuple[IllegalMove | None, int]:
+    """Where a barn may stand: a corner where four fields meet, in a field with no barn."""
+    corner_index = CORNER_INDEX.get(on)
+    if corner_index is None:
         return IllegalMove("barn_not_corner"), -1
-    node = game.board.corner_field(turn.pos, corner)
+    node = game.board.corner_field(turn.pos, corner_index)
     if node is None:
         return IllegalMove("barn_corner_not_field"), -1
     root = game.board.find(node)
-    if any(f.kind == "barn" and game.board.find(f.node) == root for f in game.figures):
+    if any(f.type.corner and game.board.find(f.node) == root for f in game.figures):
         return IllegalMove("barn_field_taken"), -1
     return None, node
 
 
 def barns(scorer: ScorerState, completed: list[int], winners: list[int]) -> None:
-    """A barn placed, or farmers joined to a barn's field, score that field now."""
-    board, outcome = scorer.board, scorer.outcome
+    """A barn placed, or farmers joined to a barn's field, score that field now: the
+    farmers 3 (placed) or 1 (joined) per completed city, and they go home with every
+    other figure of theirs there (pigs), barns staying."""
+    board, outcome, game = scorer.board, scorer.outcome, scorer.game
     barn_root = None if scorer.turn.barn_node is None else board.find(scorer.turn.barn_node)
-    barns_now = [f for f in scorer.standing() if f.kind in CORNER_FIGURES]
+    barns_now = [f for f in scorer.standing() if f.type.corner]
     fields: list[tuple[int, int, str]] = []
     if barn_root is not None:
         fields.append((barn_root, 3, "barn_placed"))
@@ -61,21 +86,83 @@ def barns(scorer: ScorerState, completed: list[int], winners: list[int]) -> None
                 fields.append((root, 1, "barn_joined"))
     for root, per_city, why in fields:
         standing = scorer.standing()
-        farmers = [f for f in figures_on(board, standing, root) if f.kind in FARMERS]
-        if not farmers:
+        here = figures_on(board, standing, root)
+        if not any(f.type.farms for f in here):
             continue
-        cities = completed_cities(board, root)
-        feat = board.features[root]
-        assert feat is not None
-        outcome.award(majority(board, standing, root, FARMERS), per_city * cities,
-                      "field", why, {"cities": cities, "per_city": per_city},
-                      tuple(sorted(feat.tiles)))
-        outcome.home.extend(farmers)
+        score_field(game, outcome, standing, root, farms, per_city, "field", why, False)
+        outcome.home.extend(f for f in here if not f.type.corner)
+
+
+def lifted(scorer: ScorerState, completed: list[int]) -> None:
+    """The wagons lifted off the features scored this turn wait for their owners."""
+    outcome = scorer.outcome
+    if outcome.lifted is not None:
+        state = pending_of(scorer.game)
+        outcome.slots[NAME] = Pending(tuple(w for _, w in outcome.lifted), state.queue)
 
 
 def final(game: GameState, roots: list[int], outcome: Outcome) -> None:
     """Each field's barn owners score 4 per completed city it touches."""
-    score_fields(game, outcome, roots, CORNER_FIGURES, 4, "barn", "barn_final")
+    score_fields(game, outcome, roots, corner, 4, "barn", "barn_final")
+
+
+# -- wagons waiting for their owners -----------------------------------------------------
+
+
+def ask_wagons(game: GameState) -> bool:
+    """Move to the next wagon owner who has somewhere to go; True while one must decide."""
+    state = pending_of(game)
+    wagons = state.wagons
+    while wagons:
+        wagon = wagons[0]
+        if wagon_targets(game.board, game.figures, wagon, game.setup.wagon_rule):
+            game.phase = Phase.WAGON
+            break
+        wagons = wagons[1:]
+        game.hand[wagon.player]["wagon"] += 1
+        game.events.append(Event("wagon_returned", (wagon.player,), reason="wagon_stuck"))
+    if wagons != state.wagons:
+        put(game, NAME, Pending(wagons, state.queue))
+    return bool(wagons)
+
+
+def wagon_decided(game: GameState) -> PendingWagon:
+    """The wagon whose owner just decided leaves the queue; returns it."""
+    state = pending_of(game)
+    put(game, NAME, Pending(state.wagons[1:], state.queue))
+    return state.wagons[0]
+
+
+def in_hand(game: GameState, player: int, held: dict[str, int]) -> None:
+    """A wagon waiting for its owner's decision counts as in hand."""
+    waiting = sum(1 for w in pending_of(game).wagons if w.player == player)
+    if waiting:
+        held["wagon"] += waiting
+
+
+# -- the end-of-game abbey round -----------------------------------------------------------
+
+
+def abbey_round(game: GameState, first: int) -> None:
+    """Every player, from `first` on, may place their abbey once more at the end."""
+    count = len(game.players)
+    state = pending_of(game)
+    put(game, NAME, Pending(state.wagons, tuple((first + i) % count for i in range(count))))
+
+
+def next_abbey(game: GameState) -> int | None:
+    """The next player of the abbey round who may place their abbey (None: round over)."""
+    state = pending_of(game)
+    queue = state.queue
+    found = None
+    while queue:
+        player, queue = queue[0], queue[1:]
+        if game.can_place_abbey(player):
+            found = player
+            break
+    if queue != state.queue:
+        put(game, NAME, Pending(state.wagons, queue))
+    return found
 
 
 WAGON_KINDS = (Kind.ROAD, Kind.CITY, Kind.BUILDING)
@@ -167,3 +254,25 @@ def wagon_refusal(board: Board, figures: list[Figure], wagon: PendingWagon, pos:
     if rule == "c2":
         return IllegalMove("wagon_c2_range", wagon_at=wagon.pos)
     return IllegalMove("wagon_c1_link")
+
+
+def _start(setup: SetupView) -> Pending:
+    return NOTHING_PENDING
+
+
+EXPANSION = Expansion(
+    NAME, N_("Abbey & Mayor"), 3, 40, aliases=("abbey", "mayor", "abbey_and_mayor"),
+    tile_prefix="AM",
+    figures=(
+        FigureType("mayor", NAME, 1, (Kind.CITY,), 1, N_("mayor"), N_("a mayor"), N_("Mayor"),
+                   N_plural("{n} mayor", "{n} mayors"), 0.9, pennant_strength=True),
+        FigureType("wagon", NAME, 1, (Kind.ROAD, Kind.CITY, Kind.BUILDING), 1, N_("wagon"),
+                   N_("a wagon"), N_("Wagon"), N_plural("{n} wagon", "{n} wagons"), 1.1,
+                   lifted=True),
+        FigureType("barn", NAME, 1, (), 1, N_("barn"), N_("a barn"), N_("Barn"),
+                   N_plural("{n} barn", "{n} barns"), 0.8, in_majority=False, corner=True,
+                   follower=False),
+    ),
+    pieces=(Piece("abbey", N_("abbey"), N_plural("{n} abbey", "{n} abbeys"), 1),),
+    slot=_start, deploy=barn_problem, turn_scoring=barns, turn_end=lifted, final=final,
+    in_hand=in_hand)

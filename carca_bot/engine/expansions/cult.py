@@ -1,8 +1,9 @@
 """The Cult (docs/RULES.md 2.10): shrines, the one-pair limit, and challenges.
 
-Hooks: `placement` (a monastery or shrine may face at most one rival) and
-`turn_scoring` (a completed, occupied building chases the followers of an
-uncompleted rival next to it home with no points).
+Hooks: `placement` (a monastery, shrine or abbey may face at most one rival;
+`restricts`: only tiles with a building, once one is out) and `turn_scoring` (a
+completed, occupied building chases the followers of an uncompleted rival next
+to it home with no points).
 """
 
 from __future__ import annotations
@@ -10,11 +11,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from carca_bot.engine.board import Board
-from carca_bot.engine.catalogue import Shape, TileType
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.events import Event
 from carca_bot.engine.geometry import Pos, around
+from carca_bot.engine.msgids import N_
 from carca_bot.engine.scoring import figures_on
+from carca_bot.engine.shapes import Shape, TileType
+from carca_bot.engine.state import Expansion
 
 if TYPE_CHECKING:
     from carca_bot.engine.state import GameState, ScorerState
@@ -50,6 +53,12 @@ def placement(game: GameState, tile: TileType, pos: Pos, shape: Shape) -> Illega
     return cult_problem(game.board, pos, shape.segments[shape.building].building)
 
 
+def restricts(game: GameState, tile: TileType) -> bool:
+    """Whether `placement` may refuse a tile its edges fit: one with a building (or the
+    abbey), once a building is out."""
+    return tile.shapes[0].building is not None and bool(game.board.buildings)
+
+
 def _opposite_building(building: str) -> tuple[str, ...]:
     return ("shrine",) if building in ("monastery", "abbey") else ("monastery", "abbey")
 
@@ -78,3 +87,8 @@ def challenges(scorer: ScorerState, completed: list[int], winners: list[int]) ->
                                             "loser": loser_feat.building,
                                             "loser_at": square}))
             scorer.leaving.extend((f, loser, loser) for f in chased)
+
+
+EXPANSION = Expansion(
+    "cult", N_("Cult"), 5, 30, aliases=("shrines", "shrine"), tile_prefix="CU",
+    placement=placement, restricts=restricts, turn_scoring=challenges)

@@ -21,8 +21,9 @@ from carca_bot.render import palette as pal
 from carca_bot.render.anchors import TileAnchors
 from carca_bot.render.art import tile_parts as parts
 from carca_bot.render.art.canvas import Canvas, inside, resample
-from carca_bot.render.art.tile_layout import CityArt, Plan, RoadArt, plan_for
+from carca_bot.render.art.tile_layout import CityArt, Plan, RoadArt
 from carca_bot.render.art.tiles import draw_tile
+from carca_bot.render.art.unusual import plan_for
 from carca_bot.render.tile_art import ABBEY, all_tile_ids, tunnel_sensitive
 from carca_bot.render.units import INWARD, MID, Pt
 
@@ -91,6 +92,9 @@ def _art(tile_id: str, tunnel: bool) -> bytes:
 @cache
 def garden_spot(tile_id: str) -> Pt:
     """Where the art put the garden: the candidate spot nearest the hedge's pixels."""
+    placed = plan_for(tile_id).garden_at
+    if placed is not None:
+        return placed
     data = _art(tile_id, False)
     xs: list[int] = []
     ys: list[int] = []
@@ -292,7 +296,7 @@ def _compute(tile_id: str, tunnel: bool) -> TileAnchors:
     shape = catalogue(tunnel).shape(tile_id, 0)
     plan = plan_for(tile_id, tunnel)
     labels = segment_map(tile_id, tunnel).tobytes()
-    shields = [s for c in plan.cities for s in c.shields]
+    shields = [s for c in plan.cities for s in [*c.shields, *(at for _, at in c.emblems)]]
     points: list[Pt] = []
     for si, seg in enumerate(shape.segments):
         if seg.kind is Kind.BUILDING:

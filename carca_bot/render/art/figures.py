@@ -8,7 +8,7 @@ are drawn without their pair number: the renderer writes any number into the mou
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PIL import Image
@@ -21,6 +21,8 @@ from carca_bot.render.units import Pt
 CLEAR = (0, 0, 0, 0)
 OUTLINE_W = 0.05
 WOOD = (110, 70, 40)
+PIECE_GROUND = (176, 132, 84)  # a held piece's disc: its rim, then its face
+PIECE_FACE = (238, 222, 188)
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,12 @@ _MAYOR_RIGHT: list[Pt] = [
     (0.58, 0.38), (0.76, 0.41), (0.95, 0.46), (0.99, 0.55), (0.93, 0.63), (0.72, 0.64),
     (0.77, 0.8), (0.91, 0.94), (0.86, 0.995), (0.62, 0.995), (0.5, 0.87),
 ]
+# The large follower (Inns & Cathedrals): broad shoulders, thick arms, legs set wide on
+# one broad base, and a bigger head: the follower's pose, twice the weight.
+_LARGE_RIGHT: list[Pt] = [
+    (0.6, 0.33), (0.8, 0.34), (0.97, 0.4), (0.995, 0.5), (0.95, 0.6), (0.74, 0.6),
+    (0.8, 0.76), (0.98, 0.92), (0.95, 0.995), (0.62, 0.995), (0.5, 0.9),
+]
 _ABBOT_RIGHT: list[Pt] = [
     (0.5, 0.0), (0.63, 0.12), (0.69, 0.27), (0.76, 0.37), (0.93, 0.5), (0.9, 0.6),
     (0.72, 0.58), (0.77, 0.8), (0.86, 0.97), (0.5, 0.97),
@@ -69,6 +77,15 @@ def _parts(kind: str) -> tuple[list[Part], Pt, float]:
         lying = _turned(_body(_MEEPLE_RIGHT))
         hx, hy = _turned([(0.5, 0.19)])[0]
         return [Part(lying), Part(circle=(hx, hy, 0.155 * 0.88))], (0.52, 0.54), 0.24
+    if kind == "large":
+        belt = Part(((0.28, 0.58), (0.72, 0.58), (0.72, 0.66), (0.28, 0.66)), shade=0.65)
+        return ([Part(_body(_LARGE_RIGHT)), Part(circle=(0.5, 0.18, 0.175)), belt], (0.5, 0.47),
+                0.2)
+    if kind == "large_farmer":
+        lying = _turned(_body(_LARGE_RIGHT))
+        hx, hy = _turned([(0.5, 0.18)])[0]
+        belt = Part(_turned(((0.28, 0.58), (0.72, 0.58), (0.72, 0.66), (0.28, 0.66))), shade=0.65)
+        return [Part(lying), Part(circle=(hx, hy, 0.175 * 0.88)), belt], (0.6, 0.55), 0.22
     if kind == "abbot":
         face = Part(tuple(arc(0.5, 0.22, 0.075, 0.095, 0, 360, 16)), shade=0.55)
         return [Part(_body(_ABBOT_RIGHT)), face], (0.5, 0.7), 0.24
@@ -171,4 +188,25 @@ def draw_marker(kind: str, size: int) -> Image.Image:
         cv.polygon([(0.3, 0.7), (0.7, 0.7), (0.5, 0.86)], (180, 40, 40), pal.OUTLINE, 0.02)
     else:
         raise ValueError(f"unknown marker {kind!r}")
+    return cv.finish()
+
+
+# The emblem of each piece with art of its own (figure_art.PIECE_KINDS), drawn centred at a
+# point with a radius: on the piece's disc, and on the tiles whose cities carry a modifier
+# of that name (a goods symbol on a city, as on the printed tiles).
+Emblem = Callable[[Canvas, Pt, float], None]
+EMBLEMS: dict[str, Emblem] = {}
+
+
+def draw_piece(kind: str, size: int) -> Image.Image:
+    """A piece held in hand that is not a figure (`Piece.art`): a wooden disc, as the
+    cardboard tokens of the box, with the piece's emblem; in no player's colour."""
+    emblem = EMBLEMS.get(kind)
+    if emblem is None:
+        raise ValueError(f"no picture for the piece {kind!r}")
+    cv = Canvas(size, CLEAR, "RGBA")
+    cv.circle(0.5, 0.5, 0.48, pal.OUTLINE)
+    cv.circle(0.5, 0.5, 0.44, PIECE_GROUND)
+    cv.circle(0.5, 0.5, 0.38, PIECE_FACE)
+    emblem(cv, (0.5, 0.5), 0.3)
     return cv.finish()

@@ -15,16 +15,18 @@ from PIL import Image, ImageDraw, ImageFont
 
 from carca_bot.render.anchors import ANCHORS_FILE, anchors_to_json
 from carca_bot.render.art.anchors import all_anchors
-from carca_bot.render.art.figures import draw_figure, draw_marker, draw_token
+from carca_bot.render.art.figures import draw_figure, draw_marker, draw_piece, draw_token
 from carca_bot.render.art.tiles import draw_tile
 from carca_bot.render.figure_art import (
     FIGURE_KINDS,
     FIGURE_SIZE,
     MARKER_KINDS,
+    PIECE_KINDS,
     TOKEN_SIZE,
     figure_file,
     marker_file,
     number_token,
+    piece_file,
     token_file,
 )
 from carca_bot.render.palette import PLAYERS
@@ -58,6 +60,8 @@ def art_images() -> dict[str, Image.Image]:
         out[token_file(p)] = draw_token(p, TOKEN_SIZE)
     for kind in MARKER_KINDS:
         out[marker_file(kind)] = draw_marker(kind, FIGURE_SIZE)
+    for kind in PIECE_KINDS:
+        out[piece_file(kind)] = draw_piece(kind, TOKEN_SIZE)
     return out
 
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from carca_bot.render import palette as pal
 from carca_bot.render.art.canvas import Canvas, arc, inside, resample, tangent
+from carca_bot.render.art.figures import EMBLEMS
 from carca_bot.render.art.tile_layout import CityArt
 from carca_bot.render.units import Pt
 
@@ -104,8 +105,12 @@ def city(cv: Canvas, art: CityArt, seed: int) -> None:
         wall(cv, w)
         if art.colour != pal.FIELD:
             _merlons(cv, w, art.polys)
+    if art.cathedral is not None:
+        cathedral(cv, art.cathedral)
     for s in art.shields:
         shield(cv, s)
+    for name, at in art.emblems:
+        badge(cv, name, at)
 
 
 def _merlons(cv: Canvas, points: Sequence[Pt], polys: Sequence[Sequence[Pt]]) -> None:
@@ -136,7 +141,10 @@ def _roofs(cv: Canvas, art: CityArt, seed: int) -> None:
                   for a in range(8)]
         if not all(any(inside(q, poly) for poly in art.polys) for q in [p, *probes]):
             continue
-        if any(math.dist(p, q) < 0.16 for q in placed + art.shields):
+        if any(math.dist(p, q) < 0.16 for q in placed + art.shields
+               + [at for _, at in art.emblems]):
+            continue
+        if art.cathedral is not None and math.dist(p, art.cathedral) < 0.3:
             continue
         placed.append(p)
         x, y = p
@@ -157,6 +165,13 @@ def shield(cv: Canvas, c: Pt, w: float = 0.16) -> None:
     cv.line([(x, top + 0.1 * w), (x, y + 0.42 * w)], 0.11 * w, pal.SHIELD_RIM, min_px=0.8)
     cv.line([(x - 0.3 * w, y - 0.12 * w), (x + 0.3 * w, y - 0.12 * w)], 0.11 * w, pal.SHIELD_RIM,
             min_px=0.8)
+
+
+def badge(cv: Canvas, name: str, c: Pt, r: float = 0.085) -> None:
+    """A modifier's emblem on a pale disc in a city (a goods symbol), as big as a shield."""
+    x, y = c
+    cv.circle(x, y, r, pal.SHIELD_RIM, pal.OUTLINE, 0.02)
+    EMBLEMS[name](cv, c, r * 0.8)
 
 
 def gate(cv: Canvas, at: Pt, d: Pt) -> None:
@@ -294,3 +309,57 @@ def abbey_wall(cv: Canvas) -> None:
     cv.line(loop, 0.025, pal.WALL_LIGHT, min_px=0.5)
     for x, y in loop[:4]:
         cv.circle(x, y, 0.055, pal.WALL_LIGHT, pal.WALL, 0.016)
+
+
+# --- Inns & Cathedrals ------------------------------------------------------------------------
+
+TIMBER = (112, 76, 48)  # the inn's beams and signpost
+SIGN = (236, 196, 92)
+
+
+def inn(cv: Canvas, c: Pt, towards: Pt) -> None:
+    """A timber-framed inn by the road: a long house with a hanging sign on the road side
+    (`towards` points from the inn to the road), so it reads apart from a village's houses."""
+    x, y = c
+    w, h = 0.2, 0.09
+    bottom = y + h / 2
+    cv.ellipse(x, bottom, w * 0.62, 0.035, pal.FIELD_DARK)
+    cv.rect(x - w / 2, bottom - h, x + w / 2, bottom, pal.HOUSE_WALL, pal.OUTLINE, 0.01)
+    for k in (-0.25, 0.25):  # the beams
+        cv.line([(x + k * w, bottom - h), (x + k * w, bottom)], 0.012, TIMBER, min_px=0.6)
+    cv.line([(x - w / 2, bottom - h / 2), (x + w / 2, bottom - h / 2)], 0.01, TIMBER, min_px=0.6)
+    cv.polygon([(x - 0.6 * w, bottom - h + 0.005), (x - 0.4 * w, bottom - h - 0.075),
+                (x + 0.4 * w, bottom - h - 0.075), (x + 0.6 * w, bottom - h + 0.005)],
+               pal.ROOF_DARK, pal.OUTLINE, 0.01)
+    cv.rect(x - 0.02, bottom - 0.05, x + 0.02, bottom, pal.TUNNEL_DARK)
+    side = 1.0 if towards[0] >= 0 else -1.0  # the sign hangs on the road's side
+    post = x + side * (w / 2 + 0.035)
+    cv.line([(post, bottom), (post, bottom - 0.13)], 0.014, TIMBER)
+    cv.line([(post, bottom - 0.125), (post - side * 0.05, bottom - 0.125)], 0.012, TIMBER)
+    sx = post - side * 0.035
+    cv.rect(sx - 0.028, bottom - 0.115, sx + 0.028, bottom - 0.07, SIGN, pal.OUTLINE, 0.008)
+    cv.circle(sx, bottom - 0.0925, 0.011, pal.ROOF_DARK)  # a tankard's round on the board
+
+
+def cathedral(cv: Canvas, c: Pt) -> None:
+    """A cathedral on its square: two spired towers and a rose window over a long nave,
+    larger than any roof in a city, so the city reads as worth more at a glance."""
+    x, y = c
+    cv.ellipse(x, y + 0.04, 0.25, 0.2, pal.STONE_LIGHT, pal.OUTLINE, 0.014)
+    ow = 0.012
+    cv.polygon([(x - 0.11, y - 0.04), (x + 0.11, y - 0.04), (x + 0.11, y + 0.14),
+                (x - 0.11, y + 0.14)], pal.HOUSE_WALL, pal.OUTLINE, ow)
+    cv.polygon([(x - 0.13, y - 0.03), (x, y - 0.14), (x + 0.13, y - 0.03)], pal.STONE,
+               pal.OUTLINE, ow)
+    for tx in (-0.15, 0.15):
+        cv.polygon([(x + tx - 0.045, y - 0.1), (x + tx + 0.045, y - 0.1),
+                    (x + tx + 0.045, y + 0.14), (x + tx - 0.045, y + 0.14)], pal.HOUSE_WALL,
+                   pal.OUTLINE, ow)
+        cv.polygon([(x + tx - 0.055, y - 0.095), (x + tx, y - 0.25),
+                    (x + tx + 0.055, y - 0.095)], pal.STONE, pal.OUTLINE, ow)
+        cv.line([(x + tx, y - 0.25), (x + tx, y - 0.29)], 0.012, pal.OUTLINE)
+        cv.rect(x + tx - 0.015, y - 0.04, x + tx + 0.015, y + 0.01, pal.TUNNEL_DARK)
+    cv.circle(x, y + 0.02, 0.035, pal.SHIELD, pal.OUTLINE, 0.008)  # the rose window
+    cv.circle(x, y + 0.02, 0.012, pal.GOLD)
+    door = arc(x, y + 0.1, 0.03, 0.03, 180, 360, 8)
+    cv.polygon([*door, (x + 0.03, y + 0.14), (x - 0.03, y + 0.14)], pal.TUNNEL_DARK)

@@ -17,7 +17,8 @@ from carca_bot.engine.catalogue import catalogue
 from carca_bot.render import palette as pal
 from carca_bot.render.art import tile_parts as parts
 from carca_bot.render.art.canvas import Canvas, inside, resample, tangent
-from carca_bot.render.art.tile_layout import Plan, RoadArt, plan_for
+from carca_bot.render.art.tile_layout import Plan, RoadArt
+from carca_bot.render.art.unusual import plan_for
 from carca_bot.render.tile_art import ABBEY
 from carca_bot.render.units import Pt
 
@@ -62,8 +63,10 @@ def render(plan: Plan, size: int) -> Image.Image:
         parts.village(cv, plan.village)
     for at in plan.houses:
         parts.houses(cv, at)
+    for at, towards in plan.inns:
+        parts.inn(cv, at, towards)
     if plan.garden:
-        parts.garden(cv, _garden_spot(cv))
+        parts.garden(cv, plan.garden_at or _garden_spot(cv))
     if plan.abbey_wall:
         parts.abbey_wall(cv)
     return cv.finish()
@@ -100,12 +103,14 @@ def _step(p: Pt, a: Pt, b: Pt, by: float) -> Pt:
 
 
 def _direction_near(roads: list[RoadArt], at: Pt) -> Pt:
+    """The direction of the road nearest `at`; of two as near (roads crossing there), the
+    one drawn last, which is the one on top: the bridge runs along it."""
     best: tuple[float, Pt] = (math.inf, (1.0, 0.0))
     for road in roads:
         pts = resample(road.path, 0.01)
-        for i, p in enumerate(pts):
-            if math.dist(p, at) < best[0]:
-                best = (math.dist(p, at), tangent(pts, i))
+        near = min(range(len(pts)), key=lambda i: math.dist(pts[i], at))
+        if math.dist(pts[near], at) <= best[0] + 1e-9:
+            best = (math.dist(pts[near], at), tangent(pts, near))
     return best[1]
 
 
