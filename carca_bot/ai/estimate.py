@@ -29,15 +29,17 @@ from carca_bot.ai.closing import Fits, closers, dead, fits_of, open_squares
 from carca_bot.ai.evaluate import rewards
 from carca_bot.engine.board import Board, Feature
 from carca_bot.engine.catalogue import Kind
-from carca_bot.engine.figures import CORNER_FIGURES, FARMERS, strength
+from carca_bot.engine.figures import CORNER_FIGURES, FARMERS, require_figures, strength
 from carca_bot.engine.game import Game
 
 # A figure in hand, per figure name: points it is worth with many turns to go (times
-# `PER_FIGURE`), as `evaluate.HAND_WORTH`; and a piece held in hand that is no figure
-# (the abbey tile: nothing here).
+# `PER_FIGURE`), as `evaluate.HAND_WORTH` (the large follower of Inns & Cathedrals: 1.6,
+# why there); and a piece held in hand that is no figure (the abbey tile: nothing
+# here). A figure of the engine's table missing here stops the import.
 FIGURE_WORTH: dict[str, float] = {"follower": 1.0, "abbot": 1.0, "mayor": 0.9, "wagon": 1.1,
-                                  "barn": 0.8}
+                                  "barn": 0.8, "large": 1.6}
 PIECE_WORTH: dict[str, float] = {"abbey": 0.0}
+require_figures(FIGURE_WORTH, "carca_bot/ai/estimate.py FIGURE_WORTH")
 PER_FIGURE = 0.8
 HAND_TURNS = 12.0  # turns each from which on a figure in hand is worth it in full
 CHASE = 0.3  # share of a feature's worth to a player one strength behind its holders
@@ -66,7 +68,9 @@ class _Reader:
         self.fits: Fits = fits_of(game)
         self.left = self.fits.left(game.supply)
         self.turns = game.tiles_left / len(game.players)
-        self.followers = [hand.get("follower", 0) for hand in game.hand]
+        # followers left to join a feature with (a large follower is one too)
+        self.followers = [hand.get("follower", 0) + hand.get("large", 0)
+                          for hand in game.hand]
         self.values = [float(s) for s in game.scores]
 
     def feature(self, root: int, feat: Feature, most: dict[int, int]) -> None:
@@ -167,11 +171,12 @@ def _held(board: Board, game: Game
         if kind in CORNER_FIGURES:
             entry[2][fig.player] = entry[2].get(fig.player, 0) + 1
             continue
-        if kind in FARMERS:
-            entry[1][fig.player] = entry[1].get(fig.player, 0) + 1
         feat = features[root]
         assert feat is not None
-        entry[0][fig.player] = entry[0].get(fig.player, 0) + strength(kind, feat.pennants)
+        power = strength(kind, feat.pennants)
+        if kind in FARMERS:  # a large follower farms with its strength (2), as it scores
+            entry[1][fig.player] = entry[1].get(fig.player, 0) + power
+        entry[0][fig.player] = entry[0].get(fig.player, 0) + power
     return out
 
 

@@ -8,9 +8,11 @@ import pytest
 
 from carca_bot.ai import closing, estimate, evaluate
 from carca_bot.engine.catalogue import Kind
-from carca_bot.engine.figures import BY_NAME, HELD_PIECES
+from carca_bot.engine.figures import BY_NAME
 from carca_bot.engine.game import Game
 from carca_bot.engine.moves import Deploy, EndTurn, PlaceTile
+from carca_bot.engine.phase import Figure
+from carca_bot.engine.rules import PIECES
 from carca_bot.engine.setup import Setup
 
 
@@ -88,14 +90,16 @@ def test_a_city_only_extending_tiles_can_reach_is_less_likely_closed() -> None:
     assert before - estimate.estimates(game)[0] == pytest.approx(3.6 * 0.75 * estimate.HARD)
 
 
-@pytest.mark.parametrize(("followers", "share"), [(1, estimate.CHASE), (0, 0.0)])
+@pytest.mark.parametrize(("held", "share"), [
+    ({"follower": 1}, estimate.CHASE), ({"follower": 0, "large": 1}, estimate.CHASE),
+    ({"follower": 0}, 0.0)], ids=["follower", "large follower", "none"])
 def test_a_player_one_behind_with_a_follower_left_may_still_win_the_majority(
-        followers: int, share: float) -> None:
+        held: dict[str, int], share: float) -> None:
     game = _open_city()
     root, _ = _city(game)
     feat = game.board.features[root]
     assert feat is not None
-    game.hand[1]["follower"] = followers
+    game.hand[1].update(held)
     reader = estimate._Reader(game)
     worth, alive = reader.worth(root, feat)
     assert alive and worth == pytest.approx(3.6 * 1.75)
@@ -105,8 +109,31 @@ def test_a_player_one_behind_with_a_follower_left_may_still_win_the_majority(
 
 
 def test_every_figure_and_piece_the_engine_knows_has_a_value() -> None:
+    """Every figure (the large follower of Inns & Cathedrals too), and every piece
+    dealt into a hand (tunnel tokens are counted apart, never in `Game.hand`)."""
     assert set(estimate.FIGURE_WORTH) == set(BY_NAME) == set(evaluate.HAND_WORTH)
-    assert set(estimate.PIECE_WORTH) == set(HELD_PIECES) == set(evaluate.PIECE_WORTH)
+    dealt = {p.name for p in PIECES if p.per_player}
+    assert set(estimate.PIECE_WORTH) == dealt == set(evaluate.PIECE_WORTH)
+
+
+@pytest.mark.parametrize("evaluation", [estimate.estimates, evaluate.values],
+                         ids=["strong", "easy and medium"])
+def test_a_large_farmer_outweighs_one_follower_in_a_field(evaluation: object) -> None:
+    """Inns & Cathedrals: B's E closes the start tile's city; on the field beside it A
+    has a large follower, B a follower. The large one farms with strength 2, as the
+    engine scores it: A alone has the field's 3 points (a tie would give both 3)."""
+    game = Game(Setup(("A", "B"), frozenset({"inns_cathedrals"}), seed=1))
+    game.push(next(m for m in game.legal_moves("E")
+                   if isinstance(m, PlaceTile) and m.pos == (0, -1)))
+    game.push(EndTurn())
+    start = game.board.tiles[(0, 0)]
+    field = start.node_named("EL")
+    assert field is not None and game.board.feature(field).kind is Kind.FIELD
+    assert game.board.feature(start.node_named("N") or 0).open == 0
+    game.figures.extend([Figure(0, "large", (0, 0), field, "EL", BY_NAME["large"]),
+                         Figure(1, "follower", (0, 0), field, "EL", BY_NAME["follower"])])
+    values = evaluation(game)  # type: ignore[operator]
+    assert values[0] - values[1] == pytest.approx(3.0)
 
 
 @pytest.mark.parametrize("evaluation", [estimate.estimates, evaluate.values],
