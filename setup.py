@@ -29,9 +29,9 @@ PURE: dict[str, str] = {
 }
 
 
-# Modules outside the engine worth compiling too: the AI search's leaf evaluation is
+# Modules outside the engine worth compiling too: the AI search's leaf evaluations are
 # about 40% of a strong decision's time in pure Python (a third less CPU compiled).
-EXTRA = ("carca_bot/ai/evaluate.py",)
+EXTRA = ("carca_bot/ai/closing.py", "carca_bot/ai/estimate.py", "carca_bot/ai/evaluate.py")
 
 
 def compiled_sources() -> list[str]:

@@ -25,44 +25,78 @@ run with different --offset values (even on different days) add up to one arena,
 game counted once.
 --late N first times the strong level alone on N late-game positions (15 tiles left)
 at the budget, with the iterations its search managed (under load, a time budget buys
-fewer iterations), then medium and easy there, in wall and CPU time.
+fewer iterations), then medium and easy there, in wall and CPU time. --rate N does the
+same for the strong search on N positions spread over whole games (2 and 4 players):
+the median iterations it reaches is the iteration budget that stands for the time
+budget in a reproducible arena. Think time is printed per action (the draw-or-abbey
+choice and the plan of the tile) and per decision (what a budget of seconds bounds).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import math
-import random
 import statistics
 import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ai_think.py beside it
 
+from ai_think import MIXES, late_think, parallel, rate
+
+from carca_bot.ai import estimate
 from carca_bot.ai.arena import Result, play_game
-from carca_bot.ai.mcts import Search
-from carca_bot.ai.players import LEVELS, Budget, plan_turn
-from carca_bot.ai.sampling import public_copy
-from carca_bot.engine.game import Game, Phase
-from carca_bot.engine.moves import Draw
+from carca_bot.ai.mcts import Config, plain_leaf
+from carca_bot.ai.players import LEVELS, STRONG, Budget
 from carca_bot.engine.setup import Setup
 
-MIXES: dict[str, frozenset[str]] = {
-    "base": frozenset(),
-    "river+abbot": frozenset({"river", "abbot"}),
-    "abbey_mayor": frozenset({"abbey_mayor"}),
-    "king_robber+cult": frozenset({"king_robber", "cult"}),
-    "tunnel": frozenset({"tunnel"}),
-    "all": frozenset({"river", "abbot", "abbey_mayor", "king_robber", "cult", "tunnel"}),
-}
 PAIRINGS = ("strong:random", "strong:greedy", "greedy:random", "easy:greedy",
             "medium:easy", "strong:medium")
 TABLES4 = ("strong:medium", "medium:easy", "strong:medium:easy:greedy")
-Job = tuple[tuple[str, ...], str, int, Budget]  # levels, mix, seed, strong's budget
+Job = tuple[tuple[str, ...], str, int, Budget, Config]  # levels, mix, seed, strong's
+# budget and search settings
+LEAVES = {"estimate": estimate.leaf, "shared": plain_leaf,  # --strong leaf=...
+          "win": estimate.win_leaf}
+
+
+def strong_config(pairs: Sequence[str]) -> tuple[Config, dict[str, str]]:
+    """The strong level's settings with `--strong key=value` overrides (`mcts.Config`'s
+    fields; `leaf` names one of `LEAVES`), and all of its settings in words (what a
+    saved game keeps, so games pool by the search that played them)."""
+    config = STRONG
+    for key, text in (pair.split("=", 1) for pair in pairs):
+        if key == "leaf":
+            config = replace(config, leaf=LEAVES[text])
+        elif key == "paranoid":
+            config = replace(config, paranoid=text in ("1", "true", "yes"))
+        elif key == "depth":
+            config = replace(config, depth=int(text))
+        elif key == "explore":
+            config = replace(config, explore=float(text))
+        elif key == "bias":
+            config = replace(config, bias=float(text))
+        elif key == "widen_base":
+            config = replace(config, widen_base=float(text))
+        elif key == "widen_power":
+            config = replace(config, widen_power=float(text))
+        else:
+            raise ValueError(f"no such search setting: {key!r}")
+    return config, settings(config)
+
+
+def settings(config: Config) -> dict[str, str]:
+    """A search's settings in words (`--strong`'s keys)."""
+    leaf = next((name for name, fn in LEAVES.items() if fn is config.leaf), "other")
+    return {"leaf": leaf, "bias": f"{config.bias:g}", "explore": f"{config.explore:g}",
+            "widen_base": f"{config.widen_base:g}", "widen_power": f"{config.widen_power:g}",
+            "depth": str(config.depth), "paranoid": "1" if config.paranoid else "0"}
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -76,12 +110,12 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _save(path: Path, spec: str, players: int, number: int, budget: Budget,
-          result: Result) -> None:
+          result: Result, strong: dict[str, str]) -> None:
     """One finished game as a JSON line: enough to pool it with other runs later."""
     record = {"spec": spec, "players": players, "game": number,
-              "seconds": budget.seconds, "iterations": budget.iterations,
+              "seconds": budget.seconds, "iterations": budget.iterations, "strong": strong,
               "levels": list(result.levels), "scores": result.scores,
-              "think": result.think}
+              "think": result.think, "decisions": result.decisions}
     with path.open("a", encoding="utf-8") as out:
         out.write(json.dumps(record) + "\n")
 
@@ -92,24 +126,28 @@ def pooled(paths: Sequence[Path]) -> list[str]:
     A game number played twice (an overlapping --offset) is the same seeded game, so the
     later copy is dropped rather than counted again.
     """
-    groups: dict[tuple[str, int, object, object], dict[int, Result]] = {}
+    groups: dict[tuple[str, int, object, object, str], dict[int, Result]] = {}
     for path in paths:
         for line in path.read_text(encoding="utf-8").splitlines():
             if not line.strip():
                 continue
             rec = json.loads(line)
-            key = (rec["spec"], rec["players"], rec["seconds"], rec["iterations"])
-            result = Result(tuple(rec["levels"]), rec["scores"], rec["think"])
+            key = (rec["spec"], rec["players"], rec["seconds"], rec["iterations"],
+                   ",".join(f"{k}={v}" for k, v in sorted(rec.get("strong", {}).items())))
+            result = Result(tuple(rec["levels"]), rec["scores"], rec["think"], 0,
+                            rec.get("decisions", {}))
             groups.setdefault(key, {}).setdefault(rec["game"], result)
     lines: list[str] = []
     think: dict[str, list[float]] = {}
-    for (spec, players, seconds, iterations), games in groups.items():
+    for (spec, players, seconds, iterations, settings), games in groups.items():
         numbers = sorted(games)
         results = [games[n] for n in numbers]
         levels = spec.split(":")
         clock = "no time limit" if seconds is None else f"{seconds} s"
         count = "no iteration cap" if iterations is None else f"{iterations} iterations"
-        lines.append(f"[strong: {clock}, {count} per decision; games {_ranges(numbers)}]")
+        tuned = f", search {settings}" if settings else ""
+        lines.append(f"[strong: {clock}, {count} per decision{tuned}; games "
+                     f"{_ranges(numbers)}]")
         if len(levels) == 2:
             lines.append(_summary(spec, levels[0], results, players, think, None))
         if players == 4:
@@ -118,6 +156,10 @@ def pooled(paths: Sequence[Path]) -> list[str]:
             lines.extend(_table_summary(spec, results, None))
     lines.append("median think time per action (pooled games, wall time as played):")
     lines.extend(_think_lines(think))
+    decided = _decisions([r for games in groups.values() for r in games.values()])
+    if decided:
+        lines.append("think time per decision (pooled games that recorded it):")
+        lines.extend(_think_lines(decided, "decisions"))
     return lines
 
 
@@ -132,26 +174,26 @@ def _ranges(numbers: list[int]) -> str:
     return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans)
 
 
-def _think_lines(think: dict[str, list[float]]) -> list[str]:
+def _think_lines(think: dict[str, list[float]], unit: str = "actions") -> list[str]:
     lines = []
     for level in LEVELS:
         times = think.get(level)
         if times:
             lines.append(f"  {level:<7} median {statistics.median(times) * 1000:8.1f} ms  "
                          f"p95 {sorted(times)[int(0.95 * (len(times) - 1))] * 1000:8.1f} ms  "
-                         f"max {max(times) * 1000:8.1f} ms  over {len(times)} actions")
+                         f"max {max(times) * 1000:8.1f} ms  over {len(times)} {unit}")
     return lines
 
 
 def _one(args: Job) -> Result:
-    levels, mix, seed, budget = args
+    levels, mix, seed, budget, strong = args
     players = tuple(f"P{i}" for i in range(len(levels)))
     setup = Setup(players, MIXES[mix], seed=seed)
-    return play_game(setup, levels, seed, budget)
+    return play_game(setup, levels, seed, budget, strong)
 
 
 def _jobs(spec: list[str], players: int, games: int, mixes: Sequence[str],
-          budget: Budget, offset: int = 0) -> list[Job]:
+          budget: Budget, offset: int = 0, strong: Config = STRONG) -> list[Job]:
     """The seeded games of one pairing or table (see the module's docstring)."""
     jobs: list[Job] = []
     for g in range(offset, offset + games):
@@ -162,7 +204,7 @@ def _jobs(spec: list[str], players: int, games: int, mixes: Sequence[str],
         else:
             first, other = spec
             levels = tuple(first if s == seat else other for s in range(players))
-        jobs.append((levels, mixes[seed % len(mixes)], 10_000 + seed, budget))
+        jobs.append((levels, mixes[seed % len(mixes)], 10_000 + seed, budget, strong))
     return jobs
 
 
@@ -242,63 +284,22 @@ def _progress(spec: str, results: list[Result], wall: float) -> None:
           f"[{low:.1%}, {high:.1%}] ({wall:.0f} s)", file=sys.stderr, flush=True)
 
 
+def _decisions(results: Sequence[Result]) -> dict[str, list[float]]:
+    """Seconds per decision, per level (what a budget of seconds bounds)."""
+    out: dict[str, list[float]] = {}
+    for res in results:
+        for level, times in res.decisions.items():
+            out.setdefault(level, []).extend(times)
+    return out
+
+
 def _collect(results: list[Result], think: dict[str, list[float]]) -> None:
     for res in results:
         for level, times in res.think.items():
             think.setdefault(level, []).extend(times)
 
 
-def late_positions(count: int, mixes: Sequence[str], left: int = 15) -> list[tuple[Game, str]]:
-    """Late-game positions (`left` tiles in the pile) of greedy 2-player games, each
-    with the tile just drawn: where the strong level's search is costliest (a big board,
-    many placements)."""
-    out = []
-    for i in range(count):
-        seed = 20_000 + i
-        game = Game(Setup(("P0", "P1"), MIXES[mixes[i % len(mixes)]], seed=seed))
-        rng = random.Random(seed)
-        while not game.finished and not (game.phase is Phase.TILE and game.tiles_left <= left):
-            plan = plan_turn("greedy", game, None, rng)
-            if isinstance(plan[0], Draw):
-                plan = plan_turn("greedy", game, game.draw(), rng)
-            for move in plan:
-                game.push(move)
-        if not game.finished:
-            out.append((game, game.draw()))
-    return out
-
-
-def late_think(count: int, mixes: Sequence[str], budget: Budget) -> list[str]:
-    """Think time on late-game positions: the strong level (wall time, which the budget
-    bounds, and its search's iterations), then medium and easy (wall and CPU time:
-    their work is fixed by counts, so CPU time is their cost on an idle core)."""
-    wall: dict[str, list[float]] = {}
-    cpu: dict[str, list[float]] = {}
-    lines = []
-    for game, tile in late_positions(count, mixes):
-        started, used = time.perf_counter(), time.process_time()
-        search = Search(public_copy(game), tile, random.Random(1))
-        search.run(budget.seconds, budget.iterations)
-        took = time.perf_counter() - started
-        wall.setdefault("strong", []).append(took)
-        cpu.setdefault("strong", []).append(time.process_time() - used)
-        lines.append(f"  {', '.join(sorted(game.setup.expansions)) or 'base':<58} tile "
-                     f"{tile:<6} {len(search.root.plans):>4} plans {search.iterations:>5} "
-                     f"iterations  {took * 1000:7.0f} ms")
-        for level in ("medium", "easy"):
-            started, used = time.perf_counter(), time.process_time()
-            plan_turn(level, game, tile, random.Random(1), budget)
-            wall.setdefault(level, []).append(time.perf_counter() - started)
-            cpu.setdefault(level, []).append(time.process_time() - used)
-    for level, times in wall.items():
-        lines.append(f"  {level:<7} on {len(times)} late positions: wall median "
-                     f"{statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} "
-                     f"ms; CPU median {statistics.median(cpu[level]) * 1000:.0f} ms, max "
-                     f"{max(cpu[level]) * 1000:.0f} ms")
-    return lines
-
-
-def main(argv: Sequence[str] | None = None) -> None:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
     parser.add_argument("--tables", type=int, default=None,
@@ -319,16 +320,29 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--late", type=int, default=0,
                         help="first time the strong level on this many late-game "
                              "positions (15 tiles left), one at a time, at the budget")
+    parser.add_argument("--rate", type=int, default=0,
+                        help="first time the strong search alone on this many positions "
+                             "spread over whole games, at the budget: the iterations it "
+                             "reaches (the iteration count that matches a time budget)")
+    parser.add_argument("--parallel", type=int, default=0,
+                        help="first play the strong level on this many positions through "
+                             "the bot's pool of two workers (root parallelism), at --budget")
     parser.add_argument("--mixes", nargs="*", default=list(MIXES),
                         help=f"expansion mixes, rotating: {', '.join(MIXES)}")
+    parser.add_argument("--strong", nargs="*", default=[], metavar="KEY=VALUE",
+                        help="the strong level's search settings, changed for this run "
+                             "(carca_bot/ai/mcts.py Config: explore, bias, widen_base, "
+                             "widen_power, depth, paranoid; leaf=estimate|shared|win)")
     parser.add_argument("--save", type=Path, default=None,
                         help="append each finished game to this file (JSON lines)")
     parser.add_argument("--pooled", type=Path, nargs="+", default=None,
                         help="summarise games saved with --save instead of playing")
-    args = parser.parse_args(argv)
-    if args.pooled:
-        print("\n".join(pooled(args.pooled)))
-        return
+    return parser
+
+
+def _checked(parser: argparse.ArgumentParser, args: argparse.Namespace
+             ) -> tuple[Budget, Config, dict[str, str]]:
+    """The strong level's budget and search settings, once the levels are known good."""
     for spec in [*args.pairings, *args.tables4]:
         for level in spec.split(":"):
             if level not in LEVELS:
@@ -342,31 +356,35 @@ def main(argv: Sequence[str] | None = None) -> None:
     seconds = args.budget if args.budget > 0 else None
     if seconds is None and args.iterations is None:
         parser.error("--budget 0 needs --iterations")
-    budget = Budget(seconds=seconds, iterations=args.iterations)
+    try:
+        strong, given = strong_config(args.strong)
+    except (ValueError, KeyError) as exc:
+        parser.error(f"--strong: {exc}")
+    return Budget(seconds=seconds, iterations=args.iterations), strong, given
+
+
+def _arenas(args: argparse.Namespace, budget: Budget, strong: Config,
+            given: dict[str, str]) -> None:
+    """Play every pairing and table, printing each one's summary, then think times."""
     think: dict[str, list[float]] = {}
+    played: list[Result] = []
     tables = args.games if args.tables is None else args.tables
-    print(f"games per pairing {args.games}, per 4-player table {tables}, strong budget "
-          f"{seconds} s and {args.iterations} iterations per decision, {args.procs} "
-          f"processes, first game {args.offset}, mixes {' '.join(args.mixes)}", flush=True)
-    if args.late:
-        print(f"think on late-game positions, strong at {seconds} s / {args.iterations} "
-              "iterations:", flush=True)
-        print("\n".join(late_think(args.late, args.mixes, budget)), flush=True)
     with ProcessPoolExecutor(args.procs) as pool:
         for players, specs, count in ((2, args.pairings, args.games),
                                       (4, args.tables4, tables)):
             for spec in specs:
                 levels = spec.split(":")
-                jobs = _jobs(levels, players, count, args.mixes, budget, args.offset)
+                jobs = _jobs(levels, players, count, args.mixes, budget, args.offset, strong)
                 started = time.perf_counter()
                 results = []
                 for number, result in enumerate(pool.map(_one, jobs), args.offset):
                     results.append(result)
                     if args.save:
-                        _save(args.save, spec, players, number, budget, result)
+                        _save(args.save, spec, players, number, budget, result, given)
                     if args.progress and len(results) % args.progress == 0:
                         _progress(spec, results, time.perf_counter() - started)
                 wall = time.perf_counter() - started
+                played.extend(results)
                 if len(levels) == 2:
                     print(_summary(spec, levels[0], results, players, think, wall), flush=True)
                 if players == 4:
@@ -375,6 +393,33 @@ def main(argv: Sequence[str] | None = None) -> None:
                     print("\n".join(_table_summary(spec, results, wall)), flush=True)
     print("median think time per action (all games, all mixes):")
     print("\n".join(_think_lines(think)))
+    print("think time per decision (all games, all mixes):")
+    print("\n".join(_think_lines(_decisions(played), "decisions")))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.pooled:
+        print("\n".join(pooled(args.pooled)))
+        return
+    budget, strong, given = _checked(parser, args)
+    seconds = budget.seconds
+    tables = args.games if args.tables is None else args.tables
+    print(f"games per pairing {args.games}, per 4-player table {tables}, strong budget "
+          f"{seconds} s and {args.iterations} iterations per decision, {args.procs} "
+          f"processes, first game {args.offset}, mixes {' '.join(args.mixes)}", flush=True)
+    if args.late:
+        print(f"think on late-game positions, strong at {seconds} s / {args.iterations} "
+              "iterations:", flush=True)
+        print("\n".join(late_think(args.late, args.mixes, budget, strong)), flush=True)
+    if args.parallel and seconds is not None:
+        print("\n".join(asyncio.run(parallel(args.parallel, args.mixes, seconds))),
+              flush=True)
+    if args.rate:
+        print(f"iterations the strong search reaches in {seconds} s:", flush=True)
+        print("\n".join(rate(args.rate, args.mixes, budget, strong)), flush=True)
+    _arenas(args, budget, strong, given)
 
 
 if __name__ == "__main__":

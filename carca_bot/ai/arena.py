@@ -11,7 +11,8 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from carca_bot.ai.players import DEFAULT_BUDGET, Budget, plan_turn
+from carca_bot.ai.mcts import Config
+from carca_bot.ai.players import DEFAULT_BUDGET, STRONG, Budget, plan_turn
 from carca_bot.engine.game import Game
 from carca_bot.engine.moves import Draw
 from carca_bot.engine.setup import Setup
@@ -23,6 +24,9 @@ class Result:
     scores: list[int]
     think: dict[str, list[float]] = field(default_factory=dict)  # seconds per action
     moves: int = 0  # steps pushed
+    # seconds per decision (an action is one, or two when the choice between drawing
+    # and placing the abbey came first): what a budget of seconds bounds
+    decisions: dict[str, list[float]] = field(default_factory=dict)
 
     def winners(self) -> list[int]:
         best = max(self.scores)
@@ -30,22 +34,30 @@ class Result:
 
 
 def play_game(setup: Setup, levels: tuple[str, ...], seed: int,
-              budget: Budget = DEFAULT_BUDGET) -> Result:
-    """Play a whole game; seat i is played by `levels[i]`."""
+              budget: Budget = DEFAULT_BUDGET, strong: Config = STRONG) -> Result:
+    """Play a whole game; seat i is played by `levels[i]` (`strong`: the strong level's
+    search settings)."""
     if len(levels) != len(setup.players):
         raise ValueError("one level per player")
     game = Game(setup)
     rngs = [random.Random(f"{seed}:{seat}") for seat in range(len(levels))]
-    result = Result(levels, [], {level: [] for level in levels})
+    result = Result(levels, [], {level: [] for level in levels}, 0,
+                    {level: [] for level in levels})
     while not game.finished:
         seat = game.deciding
         assert seat is not None
         level = levels[seat]
         started = time.perf_counter()
-        plan = plan_turn(level, game, None, rngs[seat], budget)
+        plan = plan_turn(level, game, None, rngs[seat], budget, strong)
         if isinstance(plan[0], Draw):
+            if game.can_place_abbey(seat):  # else drawing was no choice: nothing to time
+                result.decisions[level].append(time.perf_counter() - started)
             tile = game.draw()  # the referee's draw, never the AI's
-            plan = plan_turn(level, game, tile, rngs[seat], budget)
+            second = time.perf_counter()
+            plan = plan_turn(level, game, tile, rngs[seat], budget, strong)
+            result.decisions[level].append(time.perf_counter() - second)
+        else:
+            result.decisions[level].append(time.perf_counter() - started)
         result.think[level].append(time.perf_counter() - started)
         for move in plan:
             game.push(move)

@@ -16,11 +16,19 @@ from __future__ import annotations
 
 from carca_bot.engine.board import Board, Feature
 from carca_bot.engine.catalogue import Kind
-from carca_bot.engine.figures import CORNER_FIGURES, FARMERS, strength
+from carca_bot.engine.figures import CORNER_FIGURES, FARMERS, require_figures, strength
 from carca_bot.engine.game import Game
 
-# The figure kinds that count as "hand" for the value of unplayed figures.
-_HAND_WORTH = {"follower": 1.0, "abbot": 1.0, "mayor": 0.9, "wagon": 1.1, "barn": 0.8}
+# What a figure in hand is worth, per figure name, for the value of unplayed figures,
+# and a piece held in hand that is no figure (the abbey tile: nothing here). A name
+# missing from both is an error (`_hand_worth`), never a silent 0; a figure of the
+# engine's table missing here stops the import (`require_figures`). The large follower
+# (Inns & Cathedrals) counts two in a majority but is one piece: worth a follower and
+# most of a second one's say in a contested feature, 1.6 (its record's `worth` too).
+HAND_WORTH = {"follower": 1.0, "abbot": 1.0, "mayor": 0.9, "wagon": 1.1, "barn": 0.8,
+              "large": 1.6}
+PIECE_WORTH = {"abbey": 0.0}
+require_figures(HAND_WORTH, "carca_bot/ai/evaluate.py HAND_WORTH")
 _PER_FIGURE = 0.8  # points a figure in hand is worth with many turns to go
 _ROAD_GROWTH = 0.8  # points an open road end is expected to add while tiles are left
 _SQUARES_AROUND = 8
@@ -47,11 +55,11 @@ def values(game: Game, light: bool = False) -> list[float]:
         if kind in CORNER_FIGURES:
             entry[2][fig.player] = entry[2].get(fig.player, 0) + 1
             continue
-        if kind in FARMERS:
-            entry[1][fig.player] = entry[1].get(fig.player, 0) + 1
         feat = features[root]
         assert feat is not None
         power = strength(kind, feat.pennants)
+        if kind in FARMERS:  # a large follower farms with its strength (2), as it scores
+            entry[1][fig.player] = entry[1].get(fig.player, 0) + power
         entry[0][fig.player] = entry[0].get(fig.player, 0) + power
     for root, (most, farmers, barns) in held.items():
         feat = features[root]
@@ -77,9 +85,19 @@ def values(game: Game, light: bool = False) -> list[float]:
     if not light:
         use = min(1.0, turns_each / 12.0)
         for p, hand in enumerate(game.hand):
-            figures = sum(_HAND_WORTH.get(k, 0.0) * min(n, turns_each) for k, n in hand.items())
+            figures = sum(_hand_worth(k) * min(n, turns_each) for k, n in hand.items())
             scores[p] += _PER_FIGURE * use * figures
     return scores
+
+
+def _hand_worth(kind: str) -> float:
+    worth = HAND_WORTH.get(kind)
+    if worth is None:
+        worth = PIECE_WORTH.get(kind)
+        if worth is None:
+            raise KeyError(f"the AI has no value for the figure {kind!r}: add it to "
+                           "carca_bot/ai/evaluate.py HAND_WORTH")
+    return worth
 
 
 def _owners(strengths: dict[int, int]) -> list[int]:

@@ -8,14 +8,22 @@ the iterations the search sees many orders, and a decision's statistics are shar
 by every order that leads to it: the player's information set, not one guessed
 future.
 
-Each decision node is expanded by evaluating every plan one decision ahead; that
-value (`evaluate.rewards`, in points) is the plan's first visit and its prior (at the
-root only the order of the plans: see `_forget_priors`). Only
-the best `widen(n)` plans by prior are open to selection after n visits
-(progressive widening), picked by UCB1 on the deciding player's own reward: each
-player maximises their own value (max-n), with one reward per player backed up.
+Every seat plays for itself (max^n): a leaf is worth one reward per player (the
+`Config.leaf` evaluation: each player's lead over the best of the others), the whole
+vector is backed up, and at each decision the deciding player picks by their own
+component. Each decision node is expanded by evaluating every plan one decision ahead;
+that value is the plan's prior: below the root it also counts as its first visit; at
+the root it only orders the plans (see `_forget_priors`). Only the best `widen(n)`
+plans by prior are open to selection after n visits (progressive widening), picked by
+UCB1 on the deciding player's reward plus a progressive bias (`Config.bias` times the
+plan's prior, in points behind the best plan, over its visits + 1), so the first
+iterations go to the plans the evaluation likes and the bias fades as samples come in.
 Leaves beyond the depth limit are evaluated, not played out: a random playout costs
 more than many evaluations and tells less.
+
+`RootStats` is what a search learnt at its root; two searches of the same position
+(root parallelism: `carca_bot.workers.Thinker` runs a second one on an idle worker)
+add their visits up before the most visited plan is chosen.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from carca_bot.ai import sampling
@@ -30,11 +39,6 @@ from carca_bot.ai.evaluate import rewards, values
 from carca_bot.ai.turns import Plan, plans, play, undo
 from carca_bot.engine.game import Game, Phase
 from carca_bot.engine.moves import Draw
-
-EXPLORE = 3.0  # UCB's exploration, in points of reward
-WIDEN_BASE = 2.0
-WIDEN_POWER = 0.5
-MAX_DEPTH = 4  # decisions below the root before a leaf is evaluated
 
 
 @dataclass
@@ -44,6 +48,7 @@ class Decision:
     visits: list[int] = field(default_factory=list)
     sums: list[list[float]] = field(default_factory=list)  # reward per player, summed
     children: list[Node | None] = field(default_factory=list)
+    priors: list[float] = field(default_factory=list)  # one decision ahead, minus the best
     total: int = 0
     expanded: bool = False
 
@@ -58,16 +63,67 @@ class Drawing:
 Node = Decision | Drawing
 
 
-def widen(visits: int) -> int:
-    return 1 + int(WIDEN_BASE * visits ** WIDEN_POWER)
+Leaf = Callable[[Game], list[float]]  # each player's reward in a position
+
+
+def plain_leaf(game: Game) -> list[float]:
+    return rewards(values(game))
+
+
+@dataclass(frozen=True)
+class Config:
+    """How a search spends its iterations (the strong level's are `players.STRONG`)."""
+
+    explore: float = 3.0  # UCB's exploration, in points of reward
+    bias: float = 0.0  # progressive bias: weight of a plan's prior (points behind the best)
+    widen_base: float = 2.0  # plans open after n visits: 1 + base * n ** power
+    widen_power: float = 0.5
+    depth: int = 4  # decisions below the root before a leaf is evaluated
+    leaf: Leaf = plain_leaf
+    paranoid: bool = False  # every other player minimises the root player's reward
+
+    def widen(self, visits: int) -> int:
+        return 1 + int(self.widen_base * visits ** self.widen_power)
+
+
+DEFAULT = Config()
+
+
+@dataclass(frozen=True)
+class RootStats:
+    """What a search learnt of each root plan: visits and summed reward of the player
+    deciding; two searches of the same position add up (`merged`)."""
+
+    plans: tuple[Plan, ...]
+    visits: tuple[int, ...]
+    sums: tuple[float, ...]
+    priors: tuple[float, ...]
+
+    def best(self) -> Plan:
+        """The most visited plan, then the best mean, then the best prior."""
+        def key(i: int) -> tuple[int, float, float]:
+            n = self.visits[i]
+            return (n, self.sums[i] / n if n else -math.inf, self.priors[i])
+
+        return self.plans[max(range(len(self.plans)), key=key)]
+
+    def merged(self, other: RootStats) -> RootStats:
+        index = {plan: i for i, plan in enumerate(other.plans)}
+        visits, sums = list(self.visits), list(self.sums)
+        for i, plan in enumerate(self.plans):
+            j = index.get(plan)
+            if j is not None:
+                visits[i] += other.visits[j]
+                sums[i] += other.sums[j]
+        return RootStats(self.plans, tuple(visits), tuple(sums), self.priors)
 
 
 class Search:
     """One search from one position; `game` is a public copy it may push and pop."""
 
     def __init__(self, game: Game, tile: str | None, rng: random.Random,
-                 light: bool = False) -> None:
-        self.light = light
+                 config: Config = DEFAULT) -> None:
+        self.config = config
         self.started = time.perf_counter()  # the root's expansion counts in the budget
         self.game = game
         self.rng = rng
@@ -80,12 +136,22 @@ class Search:
         self._forget_priors(self.root)
         self.iterations = 0
 
-    def run(self, seconds: float | None, iterations: int | None) -> Plan:
-        """Search until the time or the iteration budget is spent; the most visited plan."""
+    def run(self, seconds: float | None, iterations: int | None,
+            stop: Callable[[], bool] | None = None) -> Plan:
+        """Search until the time or the iteration budget is spent, or `stop()` says so
+        (checked between iterations); the most visited plan. An iteration that would end
+        past the time budget at the pace so far is not begun, so the search ends within
+        its budget rather than one iteration past it."""
         deadline = None if seconds is None else self.started + seconds
         depth = len(self.game.frames)
+        began = time.perf_counter()
         while iterations is None or self.iterations < iterations:
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is not None:
+                now = time.perf_counter()
+                pace = (now - began) / self.iterations if self.iterations else 0.0
+                if now + pace >= deadline:
+                    break
+            if stop is not None and stop():
                 break
             if len(self.root.plans) <= 1:
                 break
@@ -96,15 +162,13 @@ class Search:
 
     def best(self) -> Plan:
         """The most visited plan, then the best mean, then the best prior."""
+        return self.stats().best()
+
+    def stats(self) -> RootStats:
         root = self.root
         player = root.player
-
-        def mean(i: int) -> float:
-            n = root.visits[i]
-            return root.sums[i][player] / n if n else -math.inf
-
-        pick = max(range(len(root.plans)), key=lambda i: (root.visits[i], mean(i), -i))
-        return root.plans[pick]
+        return RootStats(tuple(root.plans), tuple(root.visits),
+                         tuple(s[player] for s in root.sums), tuple(root.priors))
 
     @staticmethod
     def _forget_priors(root: Decision) -> None:
@@ -121,7 +185,11 @@ class Search:
     # -- the tree -----------------------------------------------------------------------
 
     def _leaf(self) -> list[float]:
-        return rewards(values(self.game, self.light))
+        reward = self.config.leaf(self.game)
+        if self.config.paranoid:
+            mine = reward[self.root.player]
+            return [mine if p == self.root.player else -mine for p in range(len(reward))]
+        return reward
 
     def _expand(self, node: Decision, options: list[Plan]) -> list[float]:
         """Evaluate every plan one decision ahead; returns the best one's rewards."""
@@ -134,6 +202,8 @@ class Search:
             scored.append((reward[player], index, plan, reward))
         scored.sort(key=lambda item: (-item[0], item[1]))
         node.plans = [plan for _, _, plan, _ in scored]
+        top = scored[0][0] if scored else 0.0
+        node.priors = [worth - top for worth, _, _, _ in scored]
         node.sums = [reward for _, _, _, reward in scored]
         node.visits = [1] * len(scored)
         node.children = [None] * len(scored)
@@ -161,7 +231,7 @@ class Search:
             child = node.children[pick]
             if child is None:
                 child = node.children[pick] = self._child(plan)
-            if child is None or depth + 1 >= MAX_DEPTH:
+            if child is None or depth + 1 >= self.config.depth:
                 reward = self._leaf()
             else:
                 reward = self._visit(child, depth + 1)
@@ -176,13 +246,16 @@ class Search:
 
     def _select(self, node: Decision) -> int:
         player = node.player
+        config = self.config
+        explore, bias = config.explore, config.bias
         log_total = math.log(max(node.total, 1))
         best, best_score = 0, -math.inf
-        for i in range(min(len(node.plans), widen(node.total))):
+        for i in range(min(len(node.plans), config.widen(node.total))):
             n = node.visits[i]
             if n == 0:
                 return i  # an open plan not yet sampled (the root's, in prior order)
-            score = node.sums[i][player] / n + EXPLORE * math.sqrt(log_total / n)
+            score = (node.sums[i][player] / n + explore * math.sqrt(log_total / n)
+                     + bias * node.priors[i] / (n + 1))
             if score > best_score:
                 best, best_score = i, score
         return best

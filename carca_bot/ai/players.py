@@ -8,7 +8,10 @@ Levels, each clearly above the one below (measured by `bench/ai.py`):
 - `medium`: the best few plans one decision ahead by the full evaluation (chances,
   figures in hand), each judged after the next player's answer to a few sampled tiles
   (`reply.py`); its cost is fixed by counts, not by a clock.
-- `strong`: information-set MCTS within the time budget (`mcts.py`).
+- `strong`: information-set MCTS within the time budget (`mcts.py`), every seat playing
+  for itself (max^n), its leaves valued by the strong evaluation (`estimate.py`: each
+  open feature read from every player's side) and its iterations steered by a
+  progressive bias from that evaluation (`STRONG`).
 
 A *plan* is a decision and the steps that finish it (`turns.py`): `plan_turn` returns
 the whole plan, `choose` its first step. Both read the game and leave it unchanged;
@@ -21,8 +24,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from carca_bot.ai import oneply, reply, sampling
-from carca_bot.ai.mcts import Search
+from carca_bot.ai import estimate, oneply, reply, sampling
+from carca_bot.ai.mcts import Config, Search
 from carca_bot.ai.turns import Plan, plans
 from carca_bot.engine.game import Game, Phase
 from carca_bot.engine.moves import CLOSING, Draw, Move
@@ -45,6 +48,8 @@ class Budget:
 
 
 DEFAULT_BUDGET = Budget()
+# The strong level's search (see `mcts.Config`; `bench/ai.py --strong` measures others).
+STRONG = Config(leaf=estimate.leaf, bias=1.0)
 
 
 def check_level(level: str) -> str:
@@ -60,8 +65,9 @@ def choose(level: str, game: Game, tile: str | None, rng: random.Random,
 
 
 def plan_turn(level: str, game: Game, tile: str | None, rng: random.Random,
-              budget: Budget = DEFAULT_BUDGET) -> Plan:
-    """The steps `level` plays from this decision to the end of the action."""
+              budget: Budget = DEFAULT_BUDGET, strong: Config = STRONG) -> Plan:
+    """The steps `level` plays from this decision to the end of the action (`strong`:
+    the strong level's search)."""
     check_level(level)
     if game.finished:
         raise ValueError("the game is over: nobody decides")
@@ -81,10 +87,18 @@ def plan_turn(level: str, game: Game, tile: str | None, rng: random.Random,
         return oneply.best(work, options, light=True, rng=rng, draws=1)
     if level == "medium":
         return reply.medium(work, options, rng)
-    share = budget.placed_share if work.phase is Phase.PLACED else 1.0
+    search = Search(work, tile, rng, strong)
+    search.run(*limits(budget, work))
+    return search.best()
+
+
+def limits(budget: Budget, game: Game) -> tuple[float | None, int | None]:
+    """The strong level's seconds and iterations for this decision: the budget, or its
+    `placed_share` once the tile is down."""
+    share = budget.placed_share if game.phase is Phase.PLACED else 1.0
     seconds = None if budget.seconds is None else budget.seconds * share
     iterations = None if budget.iterations is None else max(1, int(budget.iterations * share))
-    return Search(work, tile, rng).run(seconds, iterations)
+    return seconds, iterations
 
 
 def _random_plan(game: Game, tile: str | None, rng: random.Random) -> Plan:

@@ -1,32 +1,40 @@
-"""Thinking away from the event loop: the AI in a process pool, with a time limit.
+"""The AI's side of the worker pool: what crosses to a worker, and what comes back.
 
 A `Position` is what crosses to a worker process: the setup without its seed, the
 record actions so far and the steps of the turn under way, so the worker rebuilds the
-game (`Game.replay`) and can learn nothing of the tiles still to come. `think` awaits
-the plan of a worker (`loop.run_in_executor`); should a worker not answer within the
-budget and a grace period, a random legal plan is made in a thread instead, so the
-caller always gets a legal answer in bounded time.
+game (`Game.replay`) and can learn nothing of the tiles still to come. The worker plans
+(`think_job`) and sends back a `Thought`: the plan, and for the strong level what its
+search learnt of each plan at the root, so that a second search of the same position on
+the other core (`spare_job`, root parallelism) adds its visits to the first's
+(`decide`). The pool itself, its time-out and its back-pressure rule are
+`carca_bot.workers`; `carca_bot.workers.Thinker` puts these jobs on it.
+
+Time: a decision has its budget of seconds from when it was asked (`asked_at`, the
+caller's wall clock), time spent waiting for a worker included, so a busy pool shortens
+the search rather than the game's wait. A budget of iterations alone has no clock; a
+game must still not wait on it forever: such a search stops at `CEILING` seconds.
 """
 
 from __future__ import annotations
 
-import asyncio
-import multiprocessing
 import random
-from concurrent.futures import ProcessPoolExecutor
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from carca_bot.ai.players import DEFAULT_BUDGET, Budget, check_level, plan_turn
-from carca_bot.ai.turns import Plan
+from carca_bot.ai import sampling
+from carca_bot.ai.mcts import RootStats, Search
+from carca_bot.ai.players import STRONG, Budget, limits, plan_turn
+from carca_bot.ai.turns import Plan, plans
 from carca_bot.engine.board import ABBEY
 from carca_bot.engine.game import Game, Phase
 from carca_bot.engine.moves import Move, PlaceAbbey, PlaceTile, PlaceToken, Recall
 from carca_bot.engine.setup import Setup
 
 GRACE = 1.0  # seconds a worker may overrun its budget before the fallback answers
-# A budget of iterations alone has no clock; a game must still not wait on it forever.
-CEILING = 30.0
+CEILING = 30.0  # seconds a search with a budget of iterations alone may take at most
+SPARE_SEED = 0x5A5A5A5A  # the spare search's seed: the decision's, mixed with this
 
 
 @dataclass(frozen=True)
@@ -68,50 +76,73 @@ def _pending(game: Game) -> tuple[Move, ...]:
     return tuple(steps)
 
 
-def plan_in_worker(position: Position, level: str, tile: str | None, seed: int,
-                   budget: Budget) -> Plan:
-    """The worker's side: rebuild the game and plan, within `CEILING` at most."""
-    if budget.seconds is None:  # stop the search itself: nothing kills a busy worker
-        budget = replace(budget, seconds=CEILING)
-    return plan_turn(level, position.game(), tile, random.Random(seed), budget)
+@dataclass(frozen=True)
+class Thought:
+    """A worker's answer: the plan, and the strong search's root statistics (None for
+    the other levels, or a position with one plan)."""
+
+    plan: Plan
+    stats: RootStats | None = None
+    iterations: int = 0
 
 
-def _fallback(position: Position, tile: str | None, seed: int) -> Plan:
+def within(budget: Budget, asked_at: float) -> Budget:
+    """The budget left of a decision asked at `asked_at` (see the module's docstring)."""
+    if budget.seconds is None:
+        return replace(budget, seconds=CEILING)
+    waited = max(0.0, time.time() - asked_at)
+    return replace(budget, seconds=max(0.05, budget.seconds - waited))
+
+
+def _search(game: Game, tile: str | None, seed: int, budget: Budget,
+            stop: Callable[[], bool] | None) -> Thought | None:
+    """The strong level's search, or None where it has nothing to search."""
+    work = sampling.public_copy(game)
+    if work.finished:
+        raise ValueError("the game is over: nobody decides")
+    if work.phase is not Phase.TILE:
+        tile = None
+    if len(plans(work, tile)) <= 1:
+        return None
+    search = Search(work, tile, random.Random(seed), STRONG)
+    seconds, iterations = limits(budget, work)
+    search.run(seconds, iterations, stop)
+    stats = search.stats()
+    return Thought(stats.best(), stats, search.iterations)
+
+
+def think_job(position: Position, level: str, tile: str | None, seed: int, budget: Budget,
+              asked_at: float) -> Thought:
+    """The worker's side of one decision: rebuild the game and plan (see the module)."""
+    game = position.game()
+    budget = within(budget, asked_at)
+    if level == "strong":
+        found = _search(game, tile, seed, budget, None)
+        if found is not None:
+            return found
+    return Thought(plan_turn(level, game, tile, random.Random(seed), budget))
+
+
+def spare_job(position: Position, tile: str | None, seed: int, budget: Budget,
+              asked_at: float, give_way: Callable[[], bool]) -> Thought | None:
+    """A second strong search of the same position on an idle worker, stopped early when
+    another job wants the worker (`give_way`); None when there is nothing to search."""
+    return _search(position.game(), tile, seed ^ SPARE_SEED, within(budget, asked_at),
+                   give_way)
+
+
+def decide(main: Thought, spare: Thought | None) -> Plan:
+    """The plan of a decision, the spare search's visits added to the main one's."""
+    if main.stats is None or spare is None or spare.stats is None:
+        return main.plan
+    return main.stats.merged(spare.stats).best()
+
+
+def fallback(position: Position, tile: str | None, seed: int) -> Plan:
+    """A random legal plan, when no worker answered in time."""
     return plan_turn("random", position.game(), tile, random.Random(seed))
 
 
-class Thinker:
-    """A pool of AI worker processes (spawned: safe beside an event loop's threads)."""
-
-    def __init__(self, processes: int = 2) -> None:
-        self.processes = processes
-        self.pool = ProcessPoolExecutor(processes,
-                                        mp_context=multiprocessing.get_context("spawn"))
-
-    async def think(self, game: Game, level: str, tile: str | None, seed: int,
-                    budget: Budget = DEFAULT_BUDGET) -> Plan:
-        """The plan `level` makes for whoever decides in `game` (see `players.plan_turn`).
-
-        Reads `game` now, on the caller's side; returns within the budget plus
-        `GRACE` seconds (plus the worker's start, the first time). A budget of
-        iterations only is held to `CEILING` seconds.
-        """
-        check_level(level)
-        position = Position.of(game)
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self.pool, plan_in_worker, position, level, tile,
-                                      seed, budget)
-        limit = (CEILING if budget.seconds is None else budget.seconds) + GRACE
-        try:
-            return await asyncio.wait_for(future, limit)
-        except TimeoutError:
-            return await asyncio.to_thread(_fallback, position, tile, seed)
-
-    async def warm_up(self) -> None:
-        """Start the workers now rather than on the first move."""
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self.pool, check_level, "random")
-                               for _ in range(self.processes)))
-
-    def close(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+def warm_job() -> str:
+    """Import the AI in a worker, so its first decision costs no more than the next."""
+    return STRONG.__class__.__name__

@@ -126,6 +126,8 @@ class CarcaBot(discord.AutoShardedClient):
         if self._service is None:
             self._service = await GameService.open(self.settings.database,
                                                    limits=self.settings.limits)
+        if self._service.thinker is None:  # the AI shares the pictures' worker processes
+            self._service.thinker = self.pictures.thinker()
         await self._hold_shards()  # its shards' timers, AI turns and owed posts only
         self._service.privacy = self.settings.privacy  # servers left, games kept
         self.add_dynamic_items(GameItem, VoteItem, UserItem)
@@ -160,7 +162,7 @@ class CarcaBot(discord.AutoShardedClient):
 
     async def close(self) -> None:
         """Stop taking commands, let those in flight finish, give the shards back, then
-        close the database."""
+        close the database (its AI turns first) and the worker processes."""
         self.actions.accepting = False
         try:
             await asyncio.wait_for(self.actions.idle.wait(), timeout=SHUTDOWN_GRACE)
@@ -172,11 +174,13 @@ class CarcaBot(discord.AutoShardedClient):
         if self.keeper is not None:  # a survivor need not wait for the leases to expire
             await self.keeper.give_back()
         await super().close()
-        await self.pictures.close()
         if self.observer is not None:
             await self.observer.close()
-        if self._service is not None:
-            await self._service.close()
+        try:  # the service's AI turns stop before the worker processes they think on
+            if self._service is not None:
+                await self._service.close()
+        finally:
+            await self.pictures.close()
 
     # -- shards, health and metrics ----------------------------------------------------
 

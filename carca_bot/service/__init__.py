@@ -110,7 +110,7 @@ class GameService(PrivacyOps, AiOps, TakebackOps, ClockOps, PlayOps, InfoOps, Po
     async def open(cls, path: str | Path, clock: Callable[[], float] = time.time,
                    synchronous: str = "FULL", limits: Limits = DEFAULT_LIMITS,
                    thinker: Thinks | None = None) -> GameService:
-        """`thinker`: the AI (`carca_bot.ai.pool.Thinker`), for AI seats, hints, and to
+        """`thinker`: the AI (`carca_bot.workers.Thinker`), for AI seats, hints, and to
         play for players out of time; without one, one is started for the first AI seat
         or hint, and players out of time get the plainest move until then."""
         service = cls(await Store.open(path, synchronous=synchronous), clock, limits)

@@ -1,7 +1,7 @@
 """The AI as the service uses it: whose seed, how long to think, and playing its plan.
 
-The thinking itself runs in `carca_bot.ai.pool.Thinker`'s worker processes, never on
-the event loop. What a worker is given is the game without its seed and only the
+The thinking itself runs in the worker processes of `carca_bot.workers.Thinker`, never
+on the event loop. What a worker is given is the game without its seed and only the
 tile the player holds (see `carca_bot.ai.pool.Position`): the AI can no more learn
 the tiles to come than a player can. Its own randomness comes from `ai_seed`: the
 game's secret seed and the point of the game, hashed, so a decision can be made again
@@ -37,7 +37,7 @@ GRACE = 1.5  # seconds past the budget after which a stand-in or a hint gives up
 
 
 class Thinks(Protocol):
-    """What the service needs of the AI: `carca_bot.ai.pool.Thinker` (tests may pass
+    """What the service needs of the AI: `carca_bot.workers.Thinker` (tests may pass
     another with the same call)."""
 
     async def think(self, game: Game, level: str, tile: str | None, seed: int,

@@ -27,7 +27,6 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from carca_bot import store
-from carca_bot.ai.pool import Thinker
 from carca_bot.engine.game import Game
 from carca_bot.engine.moves import Move
 from carca_bot.service import errors
@@ -49,6 +48,7 @@ from carca_bot.service.model import MAX_PLAYERS, GameMovedOn, Note, TurnView, Us
 from carca_bot.service.play_auto import auto_move
 from carca_bot.service.views import must_of
 from carca_bot.store import SeatRow
+from carca_bot.workers import Thinker
 
 MOVED_ON_TRIES = 20  # looks again after this many refused writes in a row, then gives up
 ai_log = logging.getLogger(__name__)
@@ -196,7 +196,9 @@ class AiOps(LobbyOps):
     # -- the AI's turns -----------------------------------------------------------
 
     def _ai_thinker(self) -> Thinks:
-        """The AI; started here (two worker processes) if no front end gave one."""
+        """The AI; started here (a pool of two worker processes) if no front end gave
+        one (a front end that has a `workers.Pool` for pictures gives a `Thinker` on it,
+        so pictures and the AI share one pool)."""
         if self.thinker is None:
             self.thinker = Thinker(processes=2)
             self._owns_thinker = True
@@ -316,4 +318,4 @@ class AiOps(LobbyOps):
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         if self._owns_thinker and isinstance(self.thinker, Thinker):
-            self.thinker.close()
+            await self.thinker.close()

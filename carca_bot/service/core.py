@@ -96,7 +96,7 @@ class ServiceCore(AutomaticMoves, WhoActs):
         self._commits: defaultdict[int, int] = defaultdict(int)
         self._cache: OrderedDict[int, Live] = OrderedDict()
         self._channels: dict[Where, int] = {}
-        # The AI (`carca_bot.ai.pool.Thinker`): plays AI seats, and stands in for players
+        # The AI (`carca_bot.workers.Thinker`): plays AI seats, and stands in for players
         # out of time when it is there (`_stand_in`). Started for the first AI seat to
         # play if no front end gave one (`ai_seats.AiOps`).
         self.thinker: Thinks | None = None

@@ -9,9 +9,10 @@ from carca_bot.ai.players import Budget, choose
 from carca_bot.ai.turns import Plan, play, undo
 from carca_bot.engine.game import Game, Phase
 from carca_bot.engine.moves import Draw
+from carca_bot.engine.rules import EXPANSIONS
 from carca_bot.engine.setup import Setup
 
-ALL = frozenset({"river", "abbot", "abbey_mayor", "king_robber", "cult", "tunnel"})
+ALL = frozenset(EXPANSIONS)  # every expansion the engine has a record for
 MIXES = {
     "base": frozenset(),
     "river": frozenset({"river"}),
@@ -20,6 +21,7 @@ MIXES = {
     "king_robber": frozenset({"king_robber"}),
     "cult": frozenset({"cult"}),
     "tunnel": frozenset({"tunnel"}),
+    "inns_cathedrals": frozenset({"inns_cathedrals"}),
     "all": ALL,
 }
 QUICK = Budget(seconds=None, iterations=3)  # the strong level, machine-independent and short

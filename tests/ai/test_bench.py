@@ -14,6 +14,8 @@ from carca_bot.ai.players import Budget
 
 def _bench() -> ModuleType:
     path = Path(__file__).resolve().parents[2] / "bench" / "ai.py"
+    if str(path.parent) not in sys.path:  # as running bench/ai.py puts bench/ first
+        sys.path.insert(0, str(path.parent))
     spec = importlib.util.spec_from_file_location("bench_ai", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -35,13 +37,13 @@ def test_pairings_swap_seats_on_one_seed_and_mixed_tables_rotate() -> None:
     budget = Budget(seconds=None, iterations=2)
     pairs = bench._jobs(["easy", "greedy"], 2, 4, ["base"], budget)
     assert [levels for levels, *_ in pairs] == [("easy", "greedy"), ("greedy", "easy")] * 2
-    assert [seed for _, _, seed, _ in pairs] == [10_000, 10_000, 10_001, 10_001]
+    assert [seed for _, _, seed, *_ in pairs] == [10_000, 10_000, 10_001, 10_001]
     table = bench._jobs(["strong", "medium", "easy", "greedy"], 4, 4, ["base"], budget)
     assert [levels.index("strong") for levels, *_ in table] == [0, 3, 2, 1]
     assert all(sorted(levels) == ["easy", "greedy", "medium", "strong"]
                for levels, *_ in table)
     later = bench._jobs(["easy", "greedy"], 2, 2, ["base"], budget, offset=10)
-    assert [seed for _, _, seed, _ in later] == [10_005, 10_005]
+    assert [seed for _, _, seed, *_ in later] == [10_005, 10_005]
 
 
 def test_a_tiny_run_prints_rates_places_and_think_times(
@@ -55,6 +57,17 @@ def test_a_tiny_run_prints_rates_places_and_think_times(
     assert "random:greedy:easy:strong 4p n=2" in out
     assert out.count("win share") == 4 and "mean place" in out
     assert "strong  median" in out
+    per_decision = out.split("think time per decision")[1]
+    assert "strong  median" in per_decision and "over " in per_decision
+
+
+def test_the_rate_is_the_strong_searchs_iterations_within_the_budget(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    lines = bench.rate(2, ["base"], Budget(seconds=None, iterations=7))
+    assert "2p base" in lines[0] and "4p base" in lines[1]
+    assert " 7 iterations" in lines[0] and " 7 iterations" in lines[1]
+    assert lines[-1].startswith("strong reaches a median of 7 iterations (p10 7, p90 7)")
 
 
 def test_a_budget_of_nothing_is_refused() -> None:
@@ -85,3 +98,32 @@ def test_saved_slices_pool_into_one_arena_each_game_once(
         if rec["levels"].index("greedy") in best:
             wins += 1 / len(best)
     assert f"greedy wins {wins / 6:6.1%}" in out
+
+
+def test_the_strong_searchs_settings_can_change_for_a_run_and_are_kept(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    config, given = bench.strong_config(["bias=2.5", "leaf=shared", "paranoid=1", "depth=3"])
+    assert (config.bias, config.paranoid, config.depth) == (2.5, True, 3)
+    assert config.leaf is bench.plain_leaf and given["bias"] == "2.5"
+    assert given["leaf"] == "shared" and given["explore"] == "3"  # every setting, in words
+    with pytest.raises(SystemExit):
+        bench.main(["--strong", "nerve=9", "--budget", "0", "--iterations", "2"])
+    saved = tmp_path / "games.jsonl"
+    bench.main(["--games", "2", "--budget", "0", "--iterations", "2", "--procs", "1",
+                "--mixes", "base", "--pairings", "strong:random", "--tables4",
+                "--strong", "bias=0.5", "--save", str(saved)])
+    capsys.readouterr()
+    kept = bench.json.loads(saved.read_text().splitlines()[0])["strong"]
+    assert kept["bias"] == "0.5" and kept["leaf"] == "estimate"
+    bench.main(["--pooled", str(saved)])
+    assert "bias=0.5,depth=4,explore=3,leaf=estimate," in capsys.readouterr().out
+
+
+def test_root_parallelism_is_reported_from_the_bots_pool() -> None:
+    bench = _bench()
+    (line,) = bench.asyncio.run(bench.parallel(2, ["base"], 0.3))
+    assert line.startswith("root parallelism: the main search reached a median of ")
+    alone = int(line.split("median of ")[1].split()[0])
+    both = int(line.split("with the spare search ")[1].split()[0])
+    assert both > alone  # two idle workers: the spare search added its iterations

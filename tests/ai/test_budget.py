@@ -55,3 +55,17 @@ def test_a_seeded_game_under_an_iteration_budget_is_the_same_game() -> None:
     first = play_game(setup, ("strong", "easy"), 21, budget)
     again = play_game(setup, ("strong", "easy"), 21, budget)
     assert (first.scores, first.moves) == (again.scores, again.moves)
+
+
+def test_an_iteration_that_would_end_past_the_budget_is_not_begun(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clock that moves 0.3 s at every look: the search looks at 0.6, 0.9, 1.2, 1.5 and
+    1.8 s. At 1.8 s an iteration at the pace so far (0.375 s) would end past the 2 s
+    budget, so four are made, not a fifth ending at 2.1 s."""
+    game, tile = _position()
+    ticks = count()
+    monkeypatch.setattr("carca_bot.ai.mcts.time.perf_counter",
+                        lambda: 0.3 * next(ticks))
+    search = mcts.Search(game.copy(), tile, random.Random(4))
+    search.run(2.0, None)
+    assert search.iterations == 4

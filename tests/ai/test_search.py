@@ -58,3 +58,41 @@ def test_a_search_without_iterations_plays_the_best_prior() -> None:
     assert search.root.plans[0] == oneply.best(sampling.public_copy(game),
                                                plans(work, tile), light=False,
                                                rng=random.Random(0))
+
+
+def test_progressive_bias_spends_the_iterations_on_the_plans_the_evaluation_likes() -> None:
+    """With the bias, the plans behind the best by their prior get fewer of the same 60
+    iterations (fails if `Config.bias` is not used in the selection)."""
+    game, tile = _fifth_turn()
+
+    def far_visits(bias: float) -> int:
+        search = mcts.Search(sampling.public_copy(game), tile, random.Random(0),
+                             mcts.Config(bias=bias))
+        search.run(None, 60)
+        root = search.root
+        return sum(n for n, prior in zip(root.visits, root.priors, strict=True)
+                   if prior < -0.5)
+
+    assert far_visits(5.0) < far_visits(0.0)
+
+
+def test_paranoid_backups_make_every_other_player_the_root_players_opponent() -> None:
+    game, tile = _fifth_turn()
+    work = sampling.public_copy(game)
+    search = mcts.Search(work, tile, random.Random(0), mcts.Config(paranoid=True))
+    plain = mcts.Search(sampling.public_copy(game), tile, random.Random(0))
+    mine = search.root.player
+    rewards = search._leaf()
+    assert rewards[mine] == plain._leaf()[mine]
+    assert all(r == -rewards[mine] for p, r in enumerate(rewards) if p != mine)
+
+
+def test_two_searches_of_one_position_add_their_visits_up() -> None:
+    game, tile = _fifth_turn()
+    one = mcts.Search(sampling.public_copy(game), tile, random.Random(0))
+    two = mcts.Search(sampling.public_copy(game), tile, random.Random(1))
+    one.run(None, 15)
+    two.run(None, 15)
+    both = one.stats().merged(two.stats())
+    assert sum(both.visits) == 30
+    assert both.best() in one.root.plans

@@ -210,7 +210,7 @@ async def test_two_ais_and_a_person_play_a_whole_game(db: Path, clock: Clock) ->
 @pytest.mark.slow
 async def test_a_solo_game_against_ais_with_the_real_pool(db: Path, clock: Clock) -> None:
     """One person and three AIs; the AI thinks in its worker processes."""
-    from carca_bot.ai.pool import Thinker
+    from carca_bot.workers import Thinker
 
     thinker = Thinker(processes=1)
     service = await GameService.open(db, clock=clock, thinker=thinker)
@@ -225,7 +225,7 @@ async def test_a_solo_game_against_ais_with_the_real_pool(db: Path, clock: Clock
         assert status == 0 and result["finished"]
     finally:
         await service.close()
-        thinker.close()
+        await thinker.close()
 
 
 # -- one write per decision, restarts ---------------------------------------------------

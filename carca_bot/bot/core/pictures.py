@@ -28,6 +28,7 @@ from carca_bot.words import alt
 from carca_bot.workers import (
     Pool,
     Position,
+    Thinker,
     render_board_job,
     render_card_job,
     render_tile_job,
@@ -81,9 +82,17 @@ class Pictures:
         if self.pool is not None:
             await self.pool.close()
 
+    def thinker(self) -> Thinker | None:
+        """The AI on the pictures' worker processes, if there are any: one pool, one
+        time-out and back-pressure rule for both, and the strong level's spare search
+        runs only on a worker no picture needs (`carca_bot.workers`). None with render
+        threads: the service then starts the AI's own processes when it first needs them."""
+        return Thinker(self.pool) if self.pool is not None else None
+
     def state(self) -> WorkerState:
         """The health check's view of where the pictures are drawn (`carca_bot.observe`):
-        the worker processes' queue, or the render threads' (unbounded)."""
+        the worker processes' queue (the AI's decisions too, which share them), or the
+        render threads' (unbounded)."""
         if self.pool is not None:
             stats = self.pool.stats()
             closed = self._threads._shutdown  # closed together with the pool

@@ -1,0 +1,214 @@
+"""The strong level's evaluation: what a position is worth to each player, per player.
+
+It starts from the evaluation easy and medium share (`evaluate.values`: the score, the
+features each player holds counted between their value now and once complete, fields,
+titles, figures in hand) and reads each open feature from every player's side:
+- the tiles that can still close it (`closing.py`): a city or road that no tile left
+  can complete is worth its end-of-game value only (no growth, no chance of
+  completion), a monastery that cannot be surrounded its count as it stands; a city
+  open on one square that only tiles extending it can reach is less likely closed;
+- who can complete it: the chance a city is completed grows with the turns its holder
+  still has (tiles left / players), not with the tiles left at the whole table, so an
+  open city is worth less at four players than at two (the same at two players as the
+  shared evaluation);
+- who can still win the majority: a player one strength behind its holders, with a
+  follower in hand to catch up, has a share (`CHASE`) of its value (a tie scores in
+  full for both, so the holders lose nothing by it);
+- followers left: figures in hand are worth more while turns are left to use them
+  (`FIGURE_WORTH`, one row per figure name: a figure the table does not know is an
+  error, never a silent 0).
+
+A finished game is worth its scores.
+"""
+
+from __future__ import annotations
+
+import math
+
+from carca_bot.ai.closing import Fits, closers, dead, fits_of, open_squares
+from carca_bot.ai.evaluate import rewards
+from carca_bot.engine.board import Board, Feature
+from carca_bot.engine.catalogue import Kind
+from carca_bot.engine.figures import CORNER_FIGURES, FARMERS, require_figures, strength
+from carca_bot.engine.game import Game
+
+# A figure in hand, per figure name: points it is worth with many turns to go (times
+# `PER_FIGURE`), as `evaluate.HAND_WORTH` (the large follower of Inns & Cathedrals: 1.6,
+# why there); and a piece held in hand that is no figure (the abbey tile: nothing
+# here). A figure of the engine's table missing here stops the import.
+FIGURE_WORTH: dict[str, float] = {"follower": 1.0, "abbot": 1.0, "mayor": 0.9, "wagon": 1.1,
+                                  "barn": 0.8, "large": 1.6}
+PIECE_WORTH: dict[str, float] = {"abbey": 0.0}
+require_figures(FIGURE_WORTH, "carca_bot/ai/estimate.py FIGURE_WORTH")
+PER_FIGURE = 0.8
+HAND_TURNS = 12.0  # turns each from which on a figure in hand is worth it in full
+CHASE = 0.3  # share of a feature's worth to a player one strength behind its holders
+HARD = 0.5  # a one-square city only extending tiles can reach: its chance, times this
+ROAD_GROWTH = 0.8  # points an open road end adds while turns are left
+GROWTH_TURNS = 10.0  # turns each over which growth comes in full
+_SQUARES_AROUND = 8
+
+
+def figure_worth(kind: str) -> float:
+    worth = FIGURE_WORTH.get(kind)
+    if worth is None:
+        worth = PIECE_WORTH.get(kind)
+    if worth is None:
+        raise KeyError(f"the AI has no value for the figure {kind!r}: add it to "
+                       "carca_bot/ai/estimate.py FIGURE_WORTH")
+    return worth
+
+
+class _Reader:
+    """One position, read once (see the module's docstring)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.board = game.board
+        self.fits: Fits = fits_of(game)
+        self.left = self.fits.left(game.supply)
+        self.turns = game.tiles_left / len(game.players)
+        # followers left to join a feature with (a large follower is one too)
+        self.followers = [hand.get("follower", 0) + hand.get("large", 0)
+                          for hand in game.hand]
+        self.values = [float(s) for s in game.scores]
+
+    def feature(self, root: int, feat: Feature, most: dict[int, int]) -> None:
+        owners = _owners(most)
+        if not owners:
+            return
+        worth, open_alive = self.worth(root, feat)
+        for p in owners:
+            self.values[p] += worth
+        if open_alive:
+            best = max(most.values())
+            for q, s in most.items():
+                if best - s == 1 and self.followers[q] > 0:
+                    self.values[q] += CHASE * worth
+
+    def worth(self, root: int, feat: Feature) -> tuple[float, bool]:
+        """A feature's expected worth to its holders, and whether it is open and alive."""
+        board, kind = self.board, feat.kind
+        if kind is Kind.CITY or kind is Kind.ROAD:
+            city = kind is Kind.CITY
+            now = float(len(feat.tiles) + feat.pennants) if city else float(len(feat.tiles))
+            if feat.open <= 0:
+                return (2.0 * now if city else now), False
+            squares = open_squares(board, root, feat)
+            if dead(board, squares, self.fits, self.left):
+                return now, False
+            grow = min(1.0, self.turns / GROWTH_TURNS)
+            if not city:
+                return now + ROAD_GROWTH * feat.open * grow, True
+            chance = _completion(feat.open, self.turns)
+            if not closers(board, squares, self.fits, self.left):
+                chance *= HARD
+            growth = min(2.0, feat.open * 0.6) * grow
+            return (now + growth) * (1.0 + chance), True
+        # a monastery, shrine, abbey or garden: counted as it stands
+        around = board.neighbours(feat.pos)
+        return (9.0 if around >= _SQUARES_AROUND else 1.0 + around), False
+
+    def field(self, feat: Feature, farmers: dict[int, int], barns: dict[int, int]) -> None:
+        if not farmers and not barns:
+            return
+        find, features = self.board.find, self.board.features
+        cities = 0
+        for c in {find(c) for c in feat.cities}:
+            city = features[c]
+            assert city is not None
+            if city.open == 0:
+                cities += 1
+        if cities:
+            for p in _owners(farmers):
+                self.values[p] += 3.0 * cities
+            for p in _owners(barns):
+                self.values[p] += 4.0 * cities
+
+    def rest(self) -> None:
+        game = self.game
+        if game.king is not None:
+            self.values[game.king] += game.completed[Kind.CITY]
+        if game.robber is not None:
+            self.values[game.robber] += game.completed[Kind.ROAD]
+        turns = self.turns
+        use = min(1.0, turns / HAND_TURNS)
+        for p, hand in enumerate(game.hand):
+            figures = sum(figure_worth(k) * min(n, turns) for k, n in hand.items())
+            self.values[p] += PER_FIGURE * use * figures
+
+
+def _completion(ends: int, turns: float) -> float:
+    """A rough chance that a city with `ends` open edges is completed while its holder
+    has `turns` turns left (the shared evaluation's, with tiles left / 2 read as turns)."""
+    if turns <= 0:
+        return 0.0
+    base = 0.82 ** (ends - 1) * (0.75 if ends == 1 else 0.9)
+    return base * min(1.0, turns / (3.0 * ends))
+
+
+def _owners(strengths: dict[int, int]) -> list[int]:
+    if not strengths:
+        return []
+    best = max(strengths.values())
+    if best <= 0:
+        return []
+    return [p for p, s in strengths.items() if s == best]
+
+
+def _held(board: Board, game: Game
+          ) -> dict[int, tuple[dict[int, int], dict[int, int], dict[int, int]]]:
+    """Per feature (its root): each player's strength in its majority, among its farmers
+    and among its barns, as `scoring.majority` counts them."""
+    find, features = board.find, board.features
+    out: dict[int, tuple[dict[int, int], dict[int, int], dict[int, int]]] = {}
+    for fig in game.figures:
+        root = find(fig.node)
+        entry = out.get(root)
+        if entry is None:
+            entry = out[root] = ({}, {}, {})
+        kind = fig.kind
+        if kind in CORNER_FIGURES:
+            entry[2][fig.player] = entry[2].get(fig.player, 0) + 1
+            continue
+        feat = features[root]
+        assert feat is not None
+        power = strength(kind, feat.pennants)
+        if kind in FARMERS:  # a large follower farms with its strength (2), as it scores
+            entry[1][fig.player] = entry[1].get(fig.player, 0) + power
+        entry[0][fig.player] = entry[0].get(fig.player, 0) + power
+    return out
+
+
+def estimates(game: Game) -> list[float]:
+    """Each player's worth in points (see the module's docstring)."""
+    if game.finished:
+        return [float(s) for s in game.scores]
+    reader = _Reader(game)
+    features = game.board.features
+    for root, (most, farmers, barns) in _held(game.board, game).items():
+        feat = features[root]
+        assert feat is not None
+        if feat.kind is Kind.FIELD:
+            reader.field(feat, farmers, barns)
+        else:
+            reader.feature(root, feat, most)
+    reader.rest()
+    return reader.values
+
+
+def leaf(game: Game) -> list[float]:
+    """The strong search's reward per player: its worth's lead over the best of the others."""
+    return rewards(estimates(game))
+
+
+WIN_SCALE_MIN = 8.0  # points: the scale of `win_leaf` near the end
+WIN_SCALE_PER_TILE = 0.6  # ... and per tile left before that
+
+
+def win_leaf(game: Game) -> list[float]:
+    """`leaf`, bent toward winning: a lead counts less the larger it is (scale * tanh(lead
+    / scale)), more so as the end nears, so a few points that turn second place into
+    first outweigh as many added to a lead that already wins (or a loss already sure)."""
+    scale = max(WIN_SCALE_MIN, WIN_SCALE_PER_TILE * game.tiles_left)
+    return [scale * math.tanh(lead / scale) for lead in leaf(game)]

@@ -1,0 +1,145 @@
+"""The strong evaluation: each open feature read from every player's side (the tiles
+that can still close it, who can still win its majority), and a value for every figure
+the engine knows."""
+
+from __future__ import annotations
+
+import pytest
+
+from carca_bot.ai import closing, estimate, evaluate
+from carca_bot.engine.catalogue import Kind
+from carca_bot.engine.figures import BY_NAME
+from carca_bot.engine.game import Game
+from carca_bot.engine.moves import Deploy, EndTurn, PlaceTile
+from carca_bot.engine.phase import Figure
+from carca_bot.engine.rules import PIECES
+from carca_bot.engine.setup import Setup
+
+
+def _open_city() -> Game:
+    """Base game: A lays an F (a city through the tile, with a pennant) above the start
+    tile's city and puts a follower on it; the city is open on one square, above."""
+    game = Game(Setup(("A", "B"), frozenset(), seed=1))
+    for move in game.legal_moves("F"):
+        if not isinstance(move, PlaceTile) or move.pos != (0, -1):
+            continue
+        game.push(move)
+        placed = game.board.tiles[(0, -1)]
+        city = [d for d in game.legal_deployments()
+                if isinstance(d, Deploy) and d.figure == "follower"
+                and game.board.feature(placed.node_named(d.on) or 0).kind is Kind.CITY]
+        if city and game.board.feature(game.board.tiles[(0, 0)].nodes[0]).open > 0:
+            game.push(city[0])
+            game.push(EndTurn())
+            return game
+        game.pop()
+    raise AssertionError("no such placement")
+
+
+def _city(game: Game) -> tuple[int, closing.Squares]:
+    board = game.board
+    root = board.find(board.tiles[(0, 0)].nodes[0])
+    feat = board.features[root]
+    assert feat is not None
+    return root, closing.open_squares(board, root, feat)
+
+
+def _take_out(game: Game, mask: int) -> None:
+    """Take every tile of the types in `mask` out of the supply."""
+    for tile, bit in closing.fits_of(game).bits:
+        if mask & bit:
+            game.supply[tile] = 0
+
+
+def test_an_open_city_is_worth_its_chance_of_completion_to_its_holder() -> None:
+    game = _open_city()
+    # 2 tiles and a pennant, 0.6 of growth, a 0.75 chance of completion (one open edge,
+    # 35 turns each to go): (3 + 0.6) * 1.75; the shared evaluation agrees at 2 players
+    reader = estimate._Reader(game)
+    root, squares = _city(game)
+    feat = game.board.features[root]
+    assert feat is not None and len(squares) == 1
+    worth, alive = reader.worth(root, feat)
+    assert alive and worth == pytest.approx(3.6 * 1.75)
+    assert estimate.estimates(game)[0] == pytest.approx(evaluate.values(game)[0])
+
+
+def test_a_city_no_tile_left_can_complete_is_worth_its_end_value() -> None:
+    """Take every tile that fits its open square out of the supply: the city is dead,
+    worth its end-of-game value (3) instead of (3 + 0.6) * 1.75."""
+    game = _open_city()
+    before = estimate.estimates(game)[0]
+    _, squares = _city(game)
+    ((square, _),) = squares
+    _take_out(game, closing.fits_of(game).fitting(game.board.frontier[square]))
+    assert closing.dead(game.board, squares, closing.fits_of(game),
+                        closing.fits_of(game).left(game.supply))
+    assert before - estimate.estimates(game)[0] == pytest.approx(3.6 * 1.75 - 3.0)
+    assert evaluate.values(game)[0] == pytest.approx(before)  # the shared one cannot tell
+
+
+def test_a_city_only_extending_tiles_can_reach_is_less_likely_closed() -> None:
+    game = _open_city()
+    before = estimate.estimates(game)[0]
+    _, squares = _city(game)
+    ((square, sides),) = squares
+    fits = closing.fits_of(game)
+    _take_out(game, fits.closing(game.board.frontier[square], sides))
+    assert not closing.closers(game.board, squares, fits, fits.left(game.supply))
+    assert not closing.dead(game.board, squares, fits, fits.left(game.supply))
+    assert before - estimate.estimates(game)[0] == pytest.approx(3.6 * 0.75 * estimate.HARD)
+
+
+@pytest.mark.parametrize(("held", "share"), [
+    ({"follower": 1}, estimate.CHASE), ({"follower": 0, "large": 1}, estimate.CHASE),
+    ({"follower": 0}, 0.0)], ids=["follower", "large follower", "none"])
+def test_a_player_one_behind_with_a_follower_left_may_still_win_the_majority(
+        held: dict[str, int], share: float) -> None:
+    game = _open_city()
+    root, _ = _city(game)
+    feat = game.board.features[root]
+    assert feat is not None
+    game.hand[1].update(held)
+    reader = estimate._Reader(game)
+    worth, alive = reader.worth(root, feat)
+    assert alive and worth == pytest.approx(3.6 * 1.75)
+    reader.feature(root, feat, {0: 2, 1: 1})
+    assert reader.values[1] - game.scores[1] == pytest.approx(share * worth)
+    assert reader.values[0] - game.scores[0] == pytest.approx(worth)
+
+
+def test_every_figure_and_piece_the_engine_knows_has_a_value() -> None:
+    """Every figure (the large follower of Inns & Cathedrals too), and every piece
+    dealt into a hand (tunnel tokens are counted apart, never in `Game.hand`)."""
+    assert set(estimate.FIGURE_WORTH) == set(BY_NAME) == set(evaluate.HAND_WORTH)
+    dealt = {p.name for p in PIECES if p.per_player}
+    assert set(estimate.PIECE_WORTH) == dealt == set(evaluate.PIECE_WORTH)
+
+
+@pytest.mark.parametrize("evaluation", [estimate.estimates, evaluate.values],
+                         ids=["strong", "easy and medium"])
+def test_a_large_farmer_outweighs_one_follower_in_a_field(evaluation: object) -> None:
+    """Inns & Cathedrals: B's E closes the start tile's city; on the field beside it A
+    has a large follower, B a follower. The large one farms with strength 2, as the
+    engine scores it: A alone has the field's 3 points (a tie would give both 3)."""
+    game = Game(Setup(("A", "B"), frozenset({"inns_cathedrals"}), seed=1))
+    game.push(next(m for m in game.legal_moves("E")
+                   if isinstance(m, PlaceTile) and m.pos == (0, -1)))
+    game.push(EndTurn())
+    start = game.board.tiles[(0, 0)]
+    field = start.node_named("EL")
+    assert field is not None and game.board.feature(field).kind is Kind.FIELD
+    assert game.board.feature(start.node_named("N") or 0).open == 0
+    game.figures.extend([Figure(0, "large", (0, 0), field, "EL", BY_NAME["large"]),
+                         Figure(1, "follower", (0, 0), field, "EL", BY_NAME["follower"])])
+    values = evaluation(game)  # type: ignore[operator]
+    assert values[0] - values[1] == pytest.approx(3.0)
+
+
+@pytest.mark.parametrize("evaluation", [estimate.estimates, evaluate.values],
+                         ids=["strong", "easy and medium"])
+def test_an_unknown_figure_in_hand_is_an_error_not_a_zero(evaluation: object) -> None:
+    game = _open_city()
+    game.hand[1]["giant"] = 1
+    with pytest.raises(KeyError, match="giant"):
+        evaluation(game)  # type: ignore[operator]
