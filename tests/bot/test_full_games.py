@@ -13,6 +13,9 @@ from typing import Any
 
 import pytest
 
+from carca_bot.bot.words.names import on_tile_figures
+from carca_bot.engine.catalogue import EXPANSIONS
+from carca_bot.words.names import expansion_title
 from tests.bot.cards import Shown, assert_card_reply, card_requests
 from tests.bot.conftest import ANA, BEN, BotHarness
 from tests.bot.outgoing import assert_clean, assert_described, labels, messages
@@ -21,21 +24,28 @@ from tests.bot.test_lobby import assert_public_reply, followups
 from tests.bot.test_turns import choices, place_of
 
 Player = tuple[int, str]
+FIGURES = on_tile_figures()  # every figure a tile's feature may hold, from the records
 ENGLISH_WORDS = re.compile(r"\b(the|your|turn|tile|scored|points|wins|place|draw)\b", re.I)
 
 
 async def play_to_the_end(h: BotHarness, rng: random.Random) -> Shown:
-    """Every decision through Discord commands, as players would type them; a follower
-    now and then, chosen from the autocomplete's suggestions. Returns the last post."""
+    """Every decision through Discord commands, as players would type them; a figure
+    now and then (any of the figure table's, a follower most often), chosen from the
+    autocomplete's suggestions. Returns the last post."""
     players = {str(ANA[0]): ANA, str(BEN[0]): BEN}
     last = None
-    for _ in range(400):
+    for _ in range(500):
         view = await h.bot.service.status(place_of(h))
         if view.finished:
             break
         assert view.deciding is not None and view.deciding.user_id is not None
         player = players[view.deciding.user_id]
         legal = await choices(h, player)
+        if legal.must == "choose" and not legal.can_draw:  # a second part, no tile left
+            x, y = legal.abbey_squares[0]
+            await h.command(player, "abbey", square=f"{x},{y}")
+            last = assert_card_reply(await h.command(player, "confirm"))
+            continue
         if legal.must == "choose":
             await h.command(player, "draw")
             continue
@@ -48,11 +58,12 @@ async def play_to_the_end(h: BotHarness, rng: random.Random) -> Shown:
         assert legal.must == "place", legal.must
         x, y, rot = rng.choice(legal.placements)
         figure: dict[str, Any] = {}
-        if rng.random() < 0.4:
+        if rng.random() < 0.5:
+            kind = "follower" if rng.random() < 0.5 else rng.choice(FIGURES)
             spots = await h.autocomplete(player, "place", "on", square=f"{x},{y}",
-                                         rotation=rot, figure="follower", on="")
+                                         rotation=rot, figure=kind, on="")
             if spots:
-                figure = {"figure": "follower", "on": rng.choice(spots)["value"]}
+                figure = {"figure": kind, "on": rng.choice(spots)["value"]}
         last = assert_card_reply(await h.command(player, "place", square=f"{x},{y}",
                                                    rotation=rot, confirm=True, **figure))
     assert last is not None and (await h.bot.service.status(place_of(h))).finished
@@ -120,8 +131,9 @@ async def test_a_whole_game_in_spanish(harness: BotHarness,
 
 async def test_a_whole_game_in_english(harness: BotHarness) -> None:
     said = await a_whole_game(harness, "en-US", "en")
-    assert "opened Carcassonne game #1 (Abbey & Mayor, Cult, King & Robber, The Abbot, " \
-           "The River, Tunnel)" in said["lobby"]
+    every = ", ".join(sorted(expansion_title(e) for e in EXPANSIONS))  # by their records
+    assert f"opened Carcassonne game #1 ({every})" in said["lobby"]
+    assert "Inns & Cathedrals" in every
     assert "your turn" in said["start"] and "Tiles left:" in said["start"]
     assert said["buttons"] == ["My tile", "Full board", "Status"]
     assert said["tile"].startswith("Your tile is **")
