@@ -18,6 +18,7 @@ from carca_bot.bot.translator import (
     valid_name,
 )
 from carca_bot.bot.words.features import legend
+from carca_bot.bot.words.names import figure_name, on_tile_figures
 from carca_bot.bot.words.rules import rules_text
 from carca_bot.bot.words.text import MAX_CONTENT
 from carca_bot.i18n import catalogues, speaking
@@ -85,8 +86,12 @@ async def test_spanish_client_sees_carc_colocar(harness: BotHarness) -> None:
                        "on": "sobre", "confirm": "confirmar"}
     figures = {c["value"]: c["name_localizations"]["es-419"]
                for c in next(o for o in place["options"] if o["name"] == "figure")["choices"]}
-    assert figures == {"follower": "Seguidor", "abbot": "Abad", "mayor": "Alcalde",
-                       "wagon": "Carromato", "large": "Seguidor mayor"}
+    # one choice per figure the figure table puts on a tile's feature, said by its record
+    assert tuple(figures) == on_tile_figures()
+    assert figures.items() >= {"follower": "Seguidor", "abbot": "Abad", "mayor": "Alcalde",
+                               "wagon": "Carromato", "large": "Seguidor mayor"}.items()
+    with speaking("es"):
+        assert figures == {code: figure_name(code) for code in on_tile_figures()}
     assert sub["wagon"]["name_localizations"]["es-ES"] == "carromato"
     assert sent[1]["name_localizations"]["es-ES"] == "carc-idioma"
     # Other locales keep the English: only languages we translate are sent.
