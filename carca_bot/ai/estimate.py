@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 
 from carca_bot.ai.closing import Fits, closers, dead, fits_of, open_squares
-from carca_bot.ai.evaluate import rewards
+from carca_bot.ai.evaluate import goods_majorities, rewards
 from carca_bot.engine.board import Board, Feature
 from carca_bot.engine.catalogue import Kind
 from carca_bot.engine.figures import CORNER_FIGURES, FARMERS, require_figures, strength
@@ -37,7 +37,7 @@ from carca_bot.engine.game import Game
 # why there); and a piece held in hand that is no figure (the abbey tile: nothing
 # here). A figure of the engine's table missing here stops the import.
 FIGURE_WORTH: dict[str, float] = {"follower": 1.0, "abbot": 1.0, "mayor": 0.9, "wagon": 1.1,
-                                  "barn": 0.8, "large": 1.6}
+                                  "barn": 0.8, "large": 1.6, "builder": 1.2, "pig": 0.6}
 PIECE_WORTH: dict[str, float] = {"abbey": 0.0}
 require_figures(FIGURE_WORTH, "carca_bot/ai/estimate.py FIGURE_WORTH")
 PER_FIGURE = 0.8
@@ -131,6 +131,8 @@ class _Reader:
             self.values[game.king] += game.completed[Kind.CITY]
         if game.robber is not None:
             self.values[game.robber] += game.completed[Kind.ROAD]
+        for p, points in enumerate(goods_majorities(game)):
+            self.values[p] += points
         turns = self.turns
         use = min(1.0, turns / HAND_TURNS)
         for p, hand in enumerate(game.hand):

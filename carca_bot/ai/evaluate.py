@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from carca_bot.engine.board import Board, Feature
 from carca_bot.engine.catalogue import Kind
+from carca_bot.engine.expansions.traders_builders import GOODS, trade_of
+from carca_bot.engine.expansions.traders_builders import NAME as GOODS_SLOT
 from carca_bot.engine.figures import CORNER_FIGURES, FARMERS, require_figures, strength
 from carca_bot.engine.game import Game
 
@@ -25,8 +27,10 @@ from carca_bot.engine.game import Game
 # engine's table missing here stops the import (`require_figures`). The large follower
 # (Inns & Cathedrals) counts two in a majority but is one piece: worth a follower and
 # most of a second one's say in a contested feature, 1.6 (its record's `worth` too).
+# Traders & Builders: a builder earns second parts on the roads and cities it grows
+# (1.2); a pig only adds to a field its owner already farms (0.6).
 HAND_WORTH = {"follower": 1.0, "abbot": 1.0, "mayor": 0.9, "wagon": 1.1, "barn": 0.8,
-              "large": 1.6}
+              "large": 1.6, "builder": 1.2, "pig": 0.6}
 PIECE_WORTH = {"abbey": 0.0}
 require_figures(HAND_WORTH, "carca_bot/ai/evaluate.py HAND_WORTH")
 _PER_FIGURE = 0.8  # points a figure in hand is worth with many turns to go
@@ -78,6 +82,8 @@ def values(game: Game, light: bool = False) -> list[float]:
             worth = _feature_worth(board, feat, left, light)
             for p in owners:
                 scores[p] += worth
+    for p, points in enumerate(goods_majorities(game)):
+        scores[p] += points
     if game.king is not None:
         scores[game.king] += game.completed[Kind.CITY]
     if game.robber is not None:
@@ -88,6 +94,22 @@ def values(game: Game, light: bool = False) -> list[float]:
             figures = sum(_hand_worth(k) * min(n, turns_each) for k, n in hand.items())
             scores[p] += _PER_FIGURE * use * figures
     return scores
+
+
+def goods_majorities(game: Game) -> list[float]:
+    """Traders & Builders' goods as if the game ended now: 10 points per kind to each
+    player holding the most (at least one), as the final scoring awards them."""
+    points = [0.0] * len(game.players)
+    if GOODS_SLOT not in game.slots:
+        return points
+    goods = trade_of(game).goods
+    for kind in range(len(GOODS)):
+        most = max(held[kind] for held in goods)
+        if most > 0:
+            for p, held in enumerate(goods):
+                if held[kind] == most:
+                    points[p] += 10.0
+    return points
 
 
 def _hand_worth(kind: str) -> float:

@@ -11,6 +11,10 @@ The catalogue gets these words from the commands themselves: the catalogue tool
 (`carca_bot.i18n.catalogues`) extracts them with `extract`, which asks discord.py for
 each command's payload as it would sync it. So a new command or option is in the
 catalogue after `catalogues update`, and `catalogues check` fails until it is translated.
+
+A choice that is a figure's name ("Large follower") is its record's title: it is said
+from the records' catalogue (`carca_bot.words.names.figure_title`) and not extracted
+here, so an expansion's new figure is offered in every language with its record.
 """
 
 from __future__ import annotations
@@ -32,7 +36,9 @@ from discord.app_commands import (
     locale_str,
 )
 
-from carca_bot.i18n import Domain
+from carca_bot.engine.figures import FIGURE_TABLE
+from carca_bot.i18n import Domain, speaking
+from carca_bot.words.names import figure_title
 
 _T = Domain("bot")
 # Discord's rule for command and option names: lowercase letters of any script,
@@ -50,6 +56,8 @@ CONTEXTS = {
 # The Discord locales we translate to, and the catalogue each reads.
 LOCALES = {Locale.spain_spanish: "es", Locale.latin_american_spanish: "es"}
 WORDS = re.compile(r"[A-Za-z]")  # a string with no letters ("0°", "…") is not translated
+# Choices named by the records: a figure's title (its source text) -> the figure.
+RECORD_CHOICES = {f.title: f.name for f in FIGURE_TABLE}
 
 
 def valid_name(name: str) -> bool:
@@ -75,6 +83,9 @@ class CommandTranslator(Translator):
         message = string.message
         if language is None or kind is None or not WORDS.search(message):
             return None
+        if kind == "choice" and message in RECORD_CHOICES:
+            with speaking(language):
+                return figure_title(RECORD_CHOICES[message])
         if f"{kind}\x04{message}" not in _known(language):
             return None  # not in the catalogue: Discord shows the English
         said = _T.translations(language).pgettext(kind, message)
@@ -92,6 +103,8 @@ class _Recorder(Translator):
     async def translate(self, string: locale_str, locale: Locale,
                         context: TranslationContextTypes) -> str | None:
         kind = CONTEXTS.get(context.location)
+        if kind == "choice" and string.message in RECORD_CHOICES:
+            return None  # the records' catalogue says it
         if kind is not None and WORDS.search(string.message):
             self.words[(kind, string.message)] = None
         return None

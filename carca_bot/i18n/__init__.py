@@ -33,6 +33,7 @@ __all__ = [
     "NAMES",
     "N_",
     "PSEUDO",
+    "RECORDS",
     "Domain",
     "current",
     "language_of",
@@ -108,3 +109,10 @@ class Domain:
 
     def __repr__(self) -> str:
         return f"Domain({self.name!r})"
+
+
+# The expansions' records name their figures, pieces and themselves with message ids
+# (`N_` in `engine/expansions/`), which the catalogue tool extracts into the "words"
+# catalogue. A layer that cannot import `carca_bot.words` (pictures, the HTML replay)
+# says them through this domain, so a new expansion's names arrive with its record.
+RECORDS = Domain("words")

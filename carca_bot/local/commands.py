@@ -8,23 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from carca_bot.engine.figures import CORNER_FIGURES
 from carca_bot.i18n import N_, Domain
-from carca_bot.local.vocab import read_argument, read_code, read_figure
+from carca_bot.local.vocab import FIGURES, figure, read_argument, read_code, read_figure
 from carca_bot.service import GameService, TurnView, User, Where
 
 _T = Domain("local")
 _ = _T.gettext
 
-MOVE_VERBS = frozenset({"place", "draw", "follower", "deploy", "abbot", "mayor", "barn",
-                        "recall", "tunnel", "abbey", "wagon", "confirm", "undo"})
+# Each figure's name is a command of its own ("abbot C", "barn NW"); the follower's and
+# the wagon's take more (`follower [FIGURE] ON`, `wagon return`).
+FIGURE_VERBS = frozenset(FIGURES) - {"follower", "wagon"}
+MOVE_VERBS = frozenset({"place", "draw", "follower", "deploy", "recall", "tunnel", "abbey",
+                        "wagon", "confirm", "undo"}) | FIGURE_VERBS
 # How each command is written, in the words of the language being spoken.
 USAGE = {
     "place": N_("place X Y ROT [FIGURE ON]"),
     "follower": N_("follower [FIGURE] ON"),
     "deploy": N_("deploy FIGURE ON"),
-    "abbot": N_("abbot ON"),
-    "mayor": N_("mayor ON"),
-    "barn": N_("barn CORNER"),
     "tunnel": N_("tunnel X Y SIDE PAIR"),
     "abbey": N_("abbey X Y | abbey skip"),
     "wagon": N_("wagon X Y ON | wagon return | wagon ON"),
@@ -38,7 +39,18 @@ class Usage(Exception):
 
 def usage(verb: str) -> str:
     known = USAGE.get(verb)
-    return _(known) if known is not None else verb
+    if known is not None:
+        return _(known)
+    return figure_usage(verb) if verb in FIGURE_VERBS else verb
+
+
+def figure_usage(name: str) -> str:
+    """How a figure's own command is written: 'abbot ON', 'barn CORNER'."""
+    if name in CORNER_FIGURES:
+        # TRANSLATORS: how a corner figure's command is written ("establo ESQUINA").
+        return _("{figure} CORNER").format(figure=figure(name))
+    # TRANSLATORS: how a figure's command is written ("abad SOBRE").
+    return _("{figure} ON").format(figure=figure(name))
 
 
 def _int(word: str, verb: str) -> int:
@@ -80,10 +92,10 @@ def _parse(service: GameService, where: Where, user: User, verb: str,
             await s.place_tile(w, u, x, y, rot)
             return await s.deploy(w, u, figure, on)
         return place_with_figure
-    if verb in ("follower", "deploy", "abbot", "mayor", "barn"):
+    if verb in ("follower", "deploy") or verb in FIGURE_VERBS:
         if verb == "follower" and len(args) == 1:
             args = ["follower", *args]
-        elif verb in ("abbot", "mayor", "barn"):
+        elif verb in FIGURE_VERBS:
             _count(verb, args, 1)
             args = [verb, *args]
         _count(verb, args, 2)

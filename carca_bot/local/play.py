@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TextIO
 
 from carca_bot.engine.catalogue import EXPANSIONS
+from carca_bot.engine.rules import expansion_named
 from carca_bot.i18n import Domain, use_language
 from carca_bot.local import chosen_language
 from carca_bot.local.saved import Table, choose_table
@@ -36,8 +37,12 @@ DEFAULT_WIDTH = 100  # characters, when the output is not a terminal that says i
 
 
 def _expansions(spec: str | None) -> frozenset[str]:
+    """`--expansions`: codes or the records' aliases ('inns, tb'), or 'all'; a word no
+    record knows stays as typed, for the service to refuse in words."""
     words = {w.strip() for w in (spec or "").split(",") if w.strip()}
-    return frozenset(EXPANSIONS) if words == {"all"} else frozenset(words)
+    if words == {"all"}:
+        return frozenset(EXPANSIONS)
+    return frozenset(expansion_named(w) or w for w in words)
 
 
 def wants_colour(choice: str, stdout: TextIO, environ: Mapping[str, str] | None = None) -> bool:

@@ -8,34 +8,39 @@ Command words and feature codes are shown in the language being spoken
 
 from __future__ import annotations
 
+import textwrap
+
 from carca_bot.engine.game import Game
 from carca_bot.engine.moves import Move, PlaceTile
 from carca_bot.i18n import N_, Domain, current
 from carca_bot.local import vocab
+from carca_bot.local.commands import figure_usage
 from carca_bot.service import Choices, SeatView, TurnView
 from carca_bot.words import feature_label, say
 from carca_bot.words.alt import ranking_words
-from carca_bot.words.english import figure_name
-from carca_bot.words.service import must_words
+from carca_bot.words.names import figure_name, held
 from carca_bot.words.tiles import tile_name
+from carca_bot.words.turns import must_words
 
 _T = Domain("local")
 _ = _T.gettext
 ngettext = _T.ngettext
 pgettext = _T.pgettext
 
+HELP_WIDTH = 92  # characters: the figures' commands are wrapped to it
 # TRANSLATORS: the command words here must be the ones the catalogue gives for the
 # "command" context (place -> colocar, ...), and the feature codes the ones
 # carca_bot/local/vocab.py reads (N E S O, NI ND ..., NO NE SE SO, C, J); the English
-# words are taken too. The capital placeholders may be translated. Keep the columns.
+# words are taken too. The capital placeholders may be translated. Keep the columns;
+# {figures} is the list of the figures' own commands ("abbot ON, barn CORNER, ...").
 HELP = N_("""\
 Commands (ROT is 0, 90, 180 or 270 degrees clockwise):
   place X Y ROT [FIGURE ON]   place your tile, optionally with a figure on it
   draw                        draw a tile instead of placing your abbey
   follower [FIGURE] ON        a figure on the tile just placed (follower N, follower abbot C)
-  abbot ON | mayor ON         the same, for the abbot or the mayor
-  wagon ON                    put your wagon on the tile just placed
-  barn CORNER                 your barn on a corner of the tile: NW NE SE SW
+  {figures}
+                              the same, each figure by its name (a barn goes on a corner:
+                              NW NE SE SW)
   recall                      take your abbot back (it scores)
   tunnel X Y SIDE PAIR        a token of pair PAIR (1, 2, ...) on the entrance at SIDE of X Y
   abbey X Y | abbey skip      your abbey into a hole (or keep it in the last round)
@@ -53,16 +58,14 @@ player's number; the last tile placed has its corners in its player's colour."""
 
 
 def help_text() -> str:
-    return _(HELP)
-
-
-def thing_name(kind: str) -> str:
-    """A figure or piece held in hand, in words ('follower', 'abbey', 'tokens')."""
-    if kind == "abbey":
-        return pgettext("in hand", "abbey")
-    if kind == "tokens":
-        return pgettext("in hand", "tokens")
-    return figure_name(kind)
+    """The commands; the figures' own (`abbot ON`, `builder ON`, ...) listed from the
+    figure table, wrapped under the place the translation gives them."""
+    text = _(HELP)
+    line = next((ln for ln in text.splitlines() if "{figures}" in ln), "  {figures}")
+    indent = line[:line.index("{figures}")]
+    usages = ", ".join(figure_usage(f) for f in vocab.FIGURES if f != "follower")
+    wrapped = textwrap.wrap(usages, width=HELP_WIDTH - len(indent), break_on_hyphens=False)
+    return text.replace("{figures}", ("\n" + indent).join(wrapped))
 
 
 def code(engine_code: str) -> str:
@@ -96,8 +99,7 @@ def scores_text(view: TurnView) -> str:
     for seat in view.standings:
         line = _("{name}: {score} (resigned)") if seat.resigned else _("{name}: {score}")
         line = line.format(name=seat.name, score=seat.score)
-        hand = ", ".join(_("{thing} {count}").format(thing=thing_name(k), count=v)
-                         for k, v in seat.in_hand.items())
+        hand = ", ".join(held(k, v) for k, v in seat.in_hand.items())
         if hand:
             line += "  " + _("[in hand: {hand}]").format(hand=hand)
         parts.append("  " + line)

@@ -2,7 +2,11 @@
 
 Every command has an English word (`place`, `confirm`, ...) that works in every language,
 and a word in the language being spoken from the catalogue (`colocar`, `confirmar` in
-Spanish). Features are named by codes: sides N E S W, half-edges NL NR ... for fields,
+Spanish). Figures are typed by their records' names (`carca_bot.words.names`), as one
+word ('large-follower', 'seguidor-mayor') or by their code ('large'), and each figure's
+name is also a command putting that figure on the tile just placed ('abbot C',
+'builder N', 'barn NW'): a new expansion's figure is typed with its record.
+Features are named by codes: sides N E S W, half-edges NL NR ... for fields,
 corners NW NE SE SW for a barn, C for a monastery, G for a garden; Spanish writes the
 west side O (oeste), the left and right halves I and D (izquierda, derecha) and the
 garden J (jardín), and each form is read in either language (no code of one means
@@ -13,7 +17,9 @@ from __future__ import annotations
 
 import unicodedata
 
+from carca_bot.engine.figures import FIGURE_TABLE
 from carca_bot.i18n import Domain
+from carca_bot.words.names import figure_name
 
 _T = Domain("local")
 pgettext = _T.pgettext
@@ -24,10 +30,6 @@ COMMANDS = {
     "draw": lambda: pgettext("command", "draw"),
     "follower": lambda: pgettext("command", "follower"),
     "deploy": lambda: pgettext("command", "deploy"),
-    "abbot": lambda: pgettext("command", "abbot"),
-    "mayor": lambda: pgettext("command", "mayor"),
-    "barn": lambda: pgettext("command", "barn"),
-    "wagon": lambda: pgettext("command", "wagon"),
     "recall": lambda: pgettext("command", "recall"),
     "tunnel": lambda: pgettext("command", "tunnel"),
     "abbey": lambda: pgettext("command", "abbey"),
@@ -48,13 +50,9 @@ ARGUMENTS = {
     "skip": lambda: pgettext("command argument", "skip"),
     "return": lambda: pgettext("command argument", "return"),
 }
-FIGURES = {
-    "follower": lambda: pgettext("figure typed", "follower"),
-    "abbot": lambda: pgettext("figure typed", "abbot"),
-    "mayor": lambda: pgettext("figure typed", "mayor"),
-    "wagon": lambda: pgettext("figure typed", "wagon"),
-    "barn": lambda: pgettext("figure typed", "barn"),
-}
+# Every figure of the figure table: its name is a command too ("abbot C", "barn NW").
+FIGURES = tuple(f.name for f in FIGURE_TABLE)
+_NOUNS = {f.name: f.noun for f in FIGURE_TABLE}  # the records' English names
 # Feature codes: the engine's letters and the Spanish ones (none means anything else in
 # the other language).
 _SIDE_ES = {"N": "N", "E": "E", "S": "S", "W": "O"}
@@ -68,9 +66,12 @@ def _plain(word: str) -> str:
 
 
 def command(verb: str) -> str:
-    """The word for English command `verb` in the language being spoken."""
+    """The word for English command `verb` in the language being spoken (a figure's
+    command is the figure's name: 'abad', 'seguidor-mayor')."""
     words = COMMANDS.get(verb)
-    return words() if words is not None else verb
+    if words is not None:
+        return words()
+    return figure(verb) if verb in _NOUNS else verb
 
 
 def argument(word: str) -> str:
@@ -79,9 +80,25 @@ def argument(word: str) -> str:
 
 
 def figure(kind: str) -> str:
-    """A figure as typed in a command, in the language being spoken."""
-    words = FIGURES.get(kind)
-    return words() if words is not None else kind
+    """A figure as typed in a command, in the language being spoken: its record's name
+    as one word ('seguidor-mayor'); a name no figure has as it is."""
+    return figure_name(kind).replace(" ", "-") if kind in _NOUNS else kind
+
+
+def _squeezed(word: str) -> str:
+    """A figure's name as compared: plain, without spaces, hyphens or underscores."""
+    return "".join(c for c in _plain(word) if c not in " -_")
+
+
+def _figure_typed(typed: str) -> str | None:
+    """The figure a typed word names: its code, its English name or its name in the
+    language being spoken, with or without a hyphen ('large', 'large-follower',
+    'seguidormayor')."""
+    wanted = _squeezed(typed)
+    for name, noun in _NOUNS.items():
+        if wanted in (name, _squeezed(noun), _squeezed(figure_name(name))):
+            return name
+    return None
 
 
 def _read(typed: str, table: dict[str, object], aliases: dict[str, str]) -> str | None:
@@ -97,8 +114,14 @@ def _read(typed: str, table: dict[str, object], aliases: dict[str, str]) -> str 
 
 
 def read_command(typed: str) -> str | None:
-    """The English command a typed word is (either language), or None."""
-    return _read(typed, dict(COMMANDS), ALIASES)
+    """The English command a typed word is (either language), or None; a figure's name
+    is the command of that figure ('abad' -> 'abbot', 'constructor' -> 'builder')."""
+    return _read(typed, dict(COMMANDS), ALIASES) or _figure_typed(typed)
+
+
+def verbs() -> tuple[str, ...]:
+    """Every command word, in English: the commands and the figures' own."""
+    return (*COMMANDS, *(f for f in FIGURES if f not in COMMANDS))
 
 
 def read_argument(typed: str) -> str | None:
@@ -107,9 +130,9 @@ def read_argument(typed: str) -> str | None:
 
 
 def read_figure(typed: str) -> str:
-    """The English figure a typed word is; an unknown word as typed (the service says
+    """The figure a typed word is (its code); an unknown word as typed (the service says
     what is wrong with it)."""
-    return _read(typed, dict(FIGURES), {}) or typed.strip().lower()
+    return _figure_typed(typed) or typed.strip().lower()
 
 
 def read_code(typed: str) -> str:

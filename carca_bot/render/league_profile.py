@@ -11,16 +11,17 @@ chart (render/chart.py).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from carca_bot.i18n import N_, Domain, speaking
+from carca_bot.engine.rules import EXPANSIONS
+from carca_bot.i18n import Domain, speaking
 from carca_bot.render import text
 from carca_bot.render.chart import AXIS, GRID_LINE, PAPER, SUPERSAMPLE, nice_step
 from carca_bot.render.palette import RGB
 from carca_bot.render.png import encode_rgb
+from carca_bot.render.record_words import expansion_title
 from carca_bot.render.summary import RULE
 from carca_bot.render.table import MEDALS, STRIPE, WIDTH, Sizes, header, header_height, safe_name
 
@@ -34,11 +35,6 @@ RECENT = 10  # recent results shown, newest first
 RIVALS = 8  # recent opponents shown
 CHIP: RGB = (232, 240, 226)
 
-# Expansion codes (carca_bot.engine.catalogue.EXPANSIONS) and their names on the boxes.
-EXPANSION_NAMES: Mapping[str, str] = {
-    "river": N_("The River"), "abbot": N_("The Abbot"), "abbey_mayor": N_("Abbey & Mayor"),
-    "king_robber": N_("King & Robber"), "cult": N_("Cult"), "tunnel": N_("Tunnel"),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +78,9 @@ def duration(seconds: float) -> str:
 
 
 def expansion_name(code: str) -> str:
-    return _(EXPANSION_NAMES[code]) if code in EXPANSION_NAMES else safe_name(code)
+    """An expansion on the boxes by its record's title; a code no record has (an old
+    league's), safely as it is."""
+    return expansion_title(code) if code in EXPANSIONS else safe_name(code)
 
 
 def _rating(value: float | None, provisional: bool,

@@ -3,6 +3,11 @@
 Everything here is sized from one font size `f`, so the panel scales with the board. The
 panel only changes when a score, a hand or the turn changes, so `draw_panel` is cached on a
 `PanelState` that holds exactly what is drawn.
+
+What a player holds is listed from the records: the figure table's figures, then the
+pieces dealt at the start (the abbey, drawn as its tile) and those with a picture of
+their own (goods), wrapping onto more lines when they do not fit; tunnel tokens have a
+line of their own, by pair.
 """
 
 from __future__ import annotations
@@ -12,20 +17,34 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from carca_bot.engine.figures import FIGURES
 from carca_bot.engine.game import Game
+from carca_bot.engine.rules import PIECES
 from carca_bot.i18n import Domain, speaking
 from carca_bot.render import text
-from carca_bot.render.figure_art import figure_image, marker_image, token_image
+from carca_bot.render.figure_art import (
+    PIECE_KINDS,
+    figure_image,
+    marker_image,
+    piece_image,
+    token_image,
+)
 from carca_bot.render.grid import BACKGROUND
 from carca_bot.render.palette import RGB
 from carca_bot.render.tile_art import ABBEY, tile_image
 
-HAND_ORDER = ("follower", "abbot", "mayor", "wagon", "barn", "abbey")
+ABBEY_PIECE = "abbey"  # the piece drawn as the abbey's tile
+HAND_ORDER = (*FIGURES, *(p.name for p in PIECES if p.per_player or p.art))
+_UNDRAWN = [k for k in HAND_ORDER if k not in FIGURES and k not in PIECE_KINDS
+            and k != ABBEY_PIECE]
+if _UNDRAWN:  # a piece the panel would show with no picture: stop at start-up
+    raise ValueError(f"the side panel has no picture for the piece {_UNDRAWN[0]!r}")
 TURN: RGB = (255, 232, 150)
 TURN_EDGE: RGB = (214, 160, 30)
 RULE: RGB = (216, 208, 192)
-WIDTH_EM = 17  # panel width in font sizes: room for seven hand icons with counts
+WIDTH_EM = 17  # panel width in font sizes: room for seven hand icons with counts a line
 ROW_EM = 3.1
+HAND_EM = 1.45  # each further line of held pieces
 TOKEN_EM = 1.3
 
 _T = Domain("render")
@@ -64,8 +83,45 @@ def panel_width(f: int) -> int:
 
 
 def _row_em(state: PanelState) -> float:
-    """Rows grow a line when tunnel tokens are in play."""
-    return ROW_EM + (TOKEN_EM if any(state.tokens) else 0.0)
+    """Rows grow a line for each further line of held pieces, and one when tunnel tokens
+    are in play; every row as tall as the tallest."""
+    more = max((len(_hand_lines(state, p)) for p in range(len(state.names))), default=1) - 1
+    return ROW_EM + HAND_EM * max(more, 0) + (TOKEN_EM if any(state.tokens) else 0.0)
+
+
+def _icon_size(kind: str, f: int) -> int:
+    return round(1.15 * f) if kind in FIGURES else round(1.1 * f)
+
+
+def _hand_icon(kind: str, p: int, f: int) -> Image.Image:
+    """A held figure in the player's colour, a goods piece, or the abbey's tile."""
+    size = _icon_size(kind, f)
+    if kind in PIECE_KINDS:
+        return piece_image(kind, size)
+    if kind == ABBEY_PIECE:
+        return tile_image(ABBEY, 0, size)
+    return figure_image(kind, p, size)
+
+
+def _advance(f: int, icon: int, n: int) -> int:
+    """The width an icon and its count take in a line, with the gap after them."""
+    return icon + max(1, f // 8) + text.width(str(n), round(0.85 * f)) + round(0.4 * f)
+
+
+def _hand_lines(state: PanelState, p: int) -> list[list[tuple[str, int]]]:
+    """Seat p's held pieces split into the lines that fit the panel's width."""
+    f = state.f
+    room = panel_width(f) - 2 * round(0.6 * f) - round(0.7 * f)
+    lines: list[list[tuple[str, int]]] = [[]]
+    used = 0
+    for kind, n in state.hands[p]:
+        step = _advance(f, _icon_size(kind, f), n)
+        if lines[-1] and used + step > room:
+            lines.append([])
+            used = 0
+        lines[-1].append((kind, n))
+        used += step
+    return lines
 
 
 def panel_height(state: PanelState) -> int:
@@ -145,11 +201,12 @@ def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, state: PanelState, p: 
     for kind in markers:
         _paste(img, marker_image(kind, marker), mx, y + round(0.95 * f) - marker // 2)
         mx += marker + f // 5
-    figures = [(tile_image(ABBEY, 0, round(1.1 * f)) if kind == "abbey"
-                else figure_image(kind, p, round(1.15 * f)), n) for kind, n in state.hands[p]]
-    _icons(img, d, f, figures, sx, y + round(2.3 * f))
+    lines = _hand_lines(state, p)
+    for i, line in enumerate(lines):
+        _icons(img, d, f, [(_hand_icon(kind, p, f), n) for kind, n in line], sx,
+               y + round((2.3 + i * HAND_EM) * f))
     if state.tokens[p]:
-        cy = y + round((2.3 + TOKEN_EM) * f)
+        cy = y + round((2.3 + (len(lines) - 1) * HAND_EM + TOKEN_EM) * f)
         # TRANSLATORS: a label before a player's tunnel tokens in the side panel.
         label = _("tokens")
         text.draw(d, (sx, cy), label, round(0.8 * f), fill=text.MUTED)

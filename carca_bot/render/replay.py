@@ -34,10 +34,11 @@ from carca_bot.engine.game import Game
 from carca_bot.engine.geometry import Pos
 from carca_bot.i18n import N_, Domain, speaking
 from carca_bot.render import text
-from carca_bot.render.figure_art import figure_image, token_image
+from carca_bot.render.figure_art import FLAT_KINDS, figure_image, token_image
 from carca_bot.render.grid import BACKGROUND, EMPTY, GRID
 from carca_bot.render.palette import player
 from carca_bot.render.pieces import figure_spots, token_spots
+from carca_bot.render.record_words import figure_noun
 from carca_bot.render.tile_art import ABBEY, TILE_SIZE, tile_image
 
 _T = Domain("render")
@@ -61,8 +62,6 @@ FEATURES = {"city": N_("city"), "road": N_("road"), "field": N_("field"),
             "monastery": N_("monastery"), "shrine": N_("shrine"), "abbey": N_("abbey"),
             "garden": N_("garden"), "barn": N_("barn"), "king": N_("the King"),
             "robber": N_("the Robber")}
-FIGURES = {"follower": N_("follower"), "abbot": N_("abbot"), "mayor": N_("mayor"),
-           "wagon": N_("wagon"), "barn": N_("barn")}
 
 
 class ReplayTooLarge(ValueError):
@@ -266,7 +265,7 @@ class _Painter:
             img.paste(icon, (x - ts // 2, y - ts // 2), icon)
         fs = max(8, round(0.46 * t))
         for kind, owner, pos, unit in sorted(frame.figures, key=lambda s: (
-                s[0] not in ("farmer", "barn"), s[2][1] + s[3][1], s[2][0] + s[3][0])):
+                s[0] not in FLAT_KINDS, s[2][1] + s[3][1], s[2][0] + s[3][0])):
             x, y = self.at(pos, unit)
             icon = figure_image(kind, owner, fs)
             img.paste(icon, (x - fs // 2, y - fs // 2), icon)
@@ -376,8 +375,7 @@ def _did(action: Mapping[str, Any]) -> list[str]:
     if isinstance(deploy, Mapping):
         figure = str(deploy.get("figure", ""))
         on = str(deploy.get("on", ""))
-        name = _(FIGURES[figure]) if figure in FIGURES else figure
-        out.append(_("{figure} on {feature}").format(figure=name,
+        out.append(_("{figure} on {feature}").format(figure=figure_noun(figure),
                                                          feature=_feature(action, on)))
     if action.get("recall"):
         out.append(_("abbot taken back"))

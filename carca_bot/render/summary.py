@@ -30,11 +30,13 @@ CATEGORY_WORDS: Mapping[str, str] = {
     "barns": N_("Barns"),
     "gardens": N_("Gardens"),
     "titles": N_("Titles"),
+    "goods": N_("Goods"),
     "other": N_("Other"),
 }
 CATEGORY_COLOURS: Mapping[str, RGB] = {
     "cities": CITY, "roads": (214, 200, 160), "monasteries": ROOF, "fields": FIELD,
-    "barns": (150, 96, 60), "gardens": (46, 104, 44), "titles": GOLD, "other": STONE,
+    "barns": (150, 96, 60), "gardens": (46, 104, 44), "titles": GOLD,
+    "goods": (122, 62, 112), "other": STONE,
 }
 CATEGORIES = tuple(CATEGORY_WORDS)
 WIDTH = 1200

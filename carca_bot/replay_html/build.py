@@ -14,9 +14,11 @@ from typing import Any
 
 from carca_bot.engine.events import Event
 from carca_bot.engine.game import Game
+from carca_bot.engine.rules import FIGURE_BY_NAME, PIECES
 from carca_bot.i18n import N_, Domain, speaking
 from carca_bot.render.figure_art import FIGURE_KINDS
 from carca_bot.render.palette import player
+from carca_bot.render.record_words import a_figure, held
 from carca_bot.render.sprite import Sheet, figure_sheet, tile_sheet
 from carca_bot.service.history import (
     CATEGORY_OF,
@@ -29,6 +31,7 @@ from carca_bot.service.history import (
 _T = Domain("replay_html")
 _ = _T.gettext
 
+PIECE_NAMES = frozenset(p.name for p in PIECES)
 TILE_PX = 64  # the page's tile size; the browser scales the board to the window
 FIGURE_PX = 48
 FORMAT = "carca-replay/1"
@@ -36,14 +39,7 @@ FORMAT = "carca-replay/1"
 CATEGORY_WORDS: Mapping[str, str] = {
     "cities": N_("city"), "roads": N_("road"), "monasteries": N_("monastery or shrine"),
     "fields": N_("field"), "barns": N_("barn"), "gardens": N_("garden"),
-    "titles": N_("title"), "other": N_("other"),
-}
-PLACED_WORDS: Mapping[str, str] = {
-    "follower": N_("Put a follower on it."),
-    "abbot": N_("Put an abbot on it."),
-    "mayor": N_("Put a mayor on it."),
-    "wagon": N_("Put a wagon on it."),
-    "barn": N_("Put a barn on its corner."),
+    "titles": N_("title"), "goods": N_("goods"), "other": N_("other"),
 }
 BUILDINGS: Mapping[str, str] = {
     "monastery": N_("monastery"), "shrine": N_("shrine"), "abbey": N_("abbey"),
@@ -84,12 +80,23 @@ def action_lines(step: HistoryStep, names: Sequence[str]) -> list[str]:
             player=who, tile=a["tile"], square=_square(a["at"])))
     deploy = a.get("deploy")
     if isinstance(deploy, Mapping):
-        lines.append(_(PLACED_WORDS.get(str(deploy.get("figure")), PLACED_WORDS["follower"])))
+        lines.append(_placed(str(deploy.get("figure"))))
     if a.get("recall"):
         lines.append(_("Took the abbot back."))
     if "token" in a:
         lines.append(_("Placed a tunnel token."))
     return lines
+
+
+def _placed(figure: str) -> str:
+    """'Put a large follower on it.': one sentence for every figure, named by its record
+    (a corner figure, the barn, on the tile's corner)."""
+    found = FIGURE_BY_NAME.get(figure)
+    if found is not None and found.corner:
+        # TRANSLATORS: {figure} is a figure with its article ("a barn").
+        return _("Put {figure} on its corner.").format(figure=a_figure(figure))
+    # TRANSLATORS: {figure} is a figure with its article ("a large follower").
+    return _("Put {figure} on it.").format(figure=a_figure(figure))
 
 
 def event_lines(events: Sequence[Event], names: Sequence[str]) -> list[str]:
@@ -114,7 +121,23 @@ def event_lines(events: Sequence[Event], names: Sequence[str]) -> list[str]:
         elif ev.kind == "wagon_returned" and ev.reason == "wagon_stuck":
             lines.append(_("{player}'s wagon had nowhere to go and went back.").format(
                 player=who))
+        else:
+            lines.extend(_pieces_and_parts(ev, who))
     return lines
+
+
+def _pieces_and_parts(ev: Event, who: str) -> list[str]:
+    """Goods taken (the pieces an event's params count, named by their records) and a
+    builder's second part of the turn."""
+    if ev.kind == "goods" and ev.players:
+        taken = [held(piece, n) for piece, n in ev.params.items()
+                 if piece in PIECE_NAMES and isinstance(n, int) and n > 0]
+        if taken:
+            return [_("{player} took {goods}.").format(player=who, goods=", ".join(taken))]
+    if ev.kind == "builder" and ev.players:
+        return [_("{player} plays a second part of the turn: their builder's road or city "
+                  "grew.").format(player=who)]
+    return []
 
 
 def _state(state: PublicState, tiles: Sheet) -> dict[str, Any]:

@@ -297,6 +297,7 @@ class ServiceCore(AutomaticMoves, WhoActs):
         assert game is not None
         batch = self._stage(live)
         now = self.clock() if live.timer_now is None else live.timer_now
+        same_turn = game.part == 2 and game.phase is Phase.TILE  # a builder's second part
         while live.seq < len(game.history):
             action = game.history[live.seq]
             last = live.seq + 1 == len(game.history)
@@ -305,7 +306,7 @@ class ServiceCore(AutomaticMoves, WhoActs):
                 pending = Pending(game.current, live.seq + 1, drew=True)
             changes: dict[str, Any] = {
                 "pending": None if pending is None else pending.to_json(),
-                "deadline": self._deadline(live),
+                "deadline": live.row.deadline if same_turn else self._deadline(live),
             }
             if last and game.finished:
                 changes.update(status="finished", outcome="complete", deadline=None)
@@ -316,7 +317,7 @@ class ServiceCore(AutomaticMoves, WhoActs):
             if last and game.finished:
                 self._game_finishing(live)
         if live.options.clock is not None:
-            self._change(live, self._clock_changes(live, now, decided))
+            self._change(live, self._clock_changes(live, now, decided and not same_turn))
 
     async def _flush(self, live: Live, lines: list[Told]) -> bool:
         """Store what the command staged, in one transaction; whether there was anything.

@@ -26,10 +26,11 @@ from carca_bot.render.summary import CATEGORIES, Tally
 
 # Points by category (CATEGORIES, in the order the card shows them). An `Event.feature`
 # missing from CATEGORY_OF lands in "other", so the categories always add up to the score.
+# "goods": the goods majorities at the end (a pig's bonus is a field's, an inn's a road's).
 CATEGORY_OF: Mapping[str, str] = {
     "city": "cities", "road": "roads", "monastery": "monasteries", "shrine": "monasteries",
     "abbey": "monasteries", "field": "fields", "barn": "barns", "garden": "gardens",
-    "king": "titles", "robber": "titles",
+    "king": "titles", "robber": "titles", "goods": "goods",
 }
 
 
@@ -192,7 +193,8 @@ def pile(game: Game) -> tuple[tuple[str, int], ...]:
 
 def shown_categories(expansions: Sequence[str], table: Sequence[Mapping[str, int]]
                      ) -> tuple[str, ...]:
-    """The categories a game can score in (its expansions), plus any that scored."""
+    """The categories a game can score in (its expansions), plus any that scored (goods
+    show when someone held the most of a kind)."""
     possible = {"cities", "roads", "monasteries", "fields"}
     if "abbey_mayor" in expansions:
         possible.add("barns")

@@ -29,7 +29,7 @@ class FeatureLabel:
     x: int
     y: int
     on: str
-    kind: str  # city, road, field, monastery, shrine, garden, barn
+    kind: str  # city, road, field, monastery, shrine, garden; corner (a corner figure's)
     where: str
 
 
@@ -42,9 +42,11 @@ def _compass(points: list[tuple[float, float]]) -> str:
 
 
 def label(board: Board, pos: Pos, on: str) -> FeatureLabel | None:
-    """The label of `on` on the tile at `pos`, or None if it names nothing there."""
+    """The label of `on` on the tile at `pos`, or None if it names nothing there. A
+    corner of the tile is where a corner figure stands (the figure table's `corner`
+    flag: the barn), whatever figure that is: its kind is "corner"."""
     if on in CORNERS:
-        return FeatureLabel(pos[0], pos[1], on, "barn", on)
+        return FeatureLabel(pos[0], pos[1], on, "corner", on)
     placed = board.tiles.get(pos)
     if placed is None:
         return None

@@ -193,9 +193,11 @@ class Live:
         return [s.name for s in self.seats]
 
     def drawn_tile(self) -> str | None:
-        """The tile the player to act holds, if they have drawn or cannot choose the abbey."""
+        """The tile the player to act holds, if they have drawn or cannot choose the abbey;
+        never one from an empty pile (a builder's second part then is the abbey only)."""
         game = self.game
-        if game is None or game.phase is not Phase.TILE or self.row.status != "active":
+        if game is None or game.phase is not Phase.TILE or self.row.status != "active" \
+                or game.tiles_left == 0:
             return None
         drew = self.pending is not None and self.pending.drew
         if not drew and game.can_place_abbey(game.current):

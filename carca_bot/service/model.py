@@ -166,6 +166,7 @@ class TurnView:
     played: tuple[dict[str, Any], ...] = ()
     yours: bool = False  # the viewer is the one who must act now (or acts for them)
     expel_vote: ExpelVote | None = None  # a clock game: the open vote to expel, if any
+    part: int = 1  # 2: a builder's second part, the same turn (no new ping, clock or timer)
 
     @property
     def finished(self) -> bool:

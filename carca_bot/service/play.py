@@ -83,6 +83,8 @@ class PlayOps(ServiceCore):
         async def body(live: Live) -> None:
             seat = self._actor(live, user)
             if _need(live, "choose", "place") == "choose":
+                if _engine(live).tiles_left == 0:  # a builder's second part: the abbey only
+                    raise NotNow("no_tile_to_draw")
                 self._set_pending(live, Pending(seat, live.seq, drew=True))
 
         return await self._act(where, user, body, expect, strict=True)

@@ -89,6 +89,7 @@ def build_view(live: Live, viewer: str | None, events: list[Told],
         tiles_left=game.tiles_left if game is not None else 0,
         deadline=live.row.deadline if live.row.status == "active" else None,
         played=played, yours=mine, expel_vote=_expel_vote(live, state),
+        part=game.part if game is not None and live.row.status == "active" else 1,
     )
 
 
@@ -133,7 +134,8 @@ def _choices(live: Live) -> Choices:
     if game is None or must in ("join", "over"):
         return Choices(must)
     if must == "choose":
-        return Choices(must, can_draw=True, abbey_squares=_squares(game.abbey_squares()))
+        return Choices(must, can_draw=game.tiles_left > 0,  # none left: the abbey only
+                       abbey_squares=_squares(game.abbey_squares()))
     if must == "place":
         tile, placements = live.next_tile()
         # Sorted: the live game's dicts keep the order moves made and took back, which a

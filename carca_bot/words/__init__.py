@@ -7,16 +7,8 @@ words here with `say` and `prompt`, so a translation changes the catalogues only
 """
 
 from carca_bot.words.english import detail, event, refusal, square
-from carca_bot.words.service import (
-    MUST_WORDS,
-    feature_label,
-    must_words,
-    prompt,
-    say,
-    scores,
-    situation,
-    step,
-)
+from carca_bot.words.service import feature_label, say
+from carca_bot.words.turns import MUST_WORDS, must_now, must_words, prompt, scores, situation, step
 
-__all__ = ["MUST_WORDS", "detail", "event", "feature_label", "must_words", "prompt", "refusal",
-           "say", "scores", "situation", "square", "step"]
+__all__ = ["MUST_WORDS", "detail", "event", "feature_label", "must_now", "must_words", "prompt",
+           "refusal", "say", "scores", "situation", "square", "step"]

@@ -46,8 +46,9 @@ from carca_bot.engine.moves import (
 )
 from carca_bot.i18n import Domain
 from carca_bot.words.english import A_FIGURE, join, square
-from carca_bot.words.service import KINDS, must_words, say
+from carca_bot.words.service import KINDS, say
 from carca_bot.words.tiles import tile_name
+from carca_bot.words.turns import must_now, must_words
 
 _T = Domain("words")
 _ = _T.gettext
@@ -172,7 +173,7 @@ def _figure(figure: str, on: str, tile: str | None, rot: int) -> str:
     """'put a follower on its city (N)': a figure deployed on the tile just placed (`tile`
     None: on the abbey just placed)."""
     a_figure = A_FIGURE[figure]() if figure in A_FIGURE else figure
-    if figure == "barn" or on in CORNERS:
+    if on in CORNERS:  # a corner figure (the barn)
         return _("put {figure} on the tile's {corner} corner").format(figure=a_figure,
                                                                        corner=on)
     if tile is None:  # an abbey
@@ -325,7 +326,7 @@ def next_words(view: View, tile: str | None = None) -> str:
         return _("It is {name}'s turn, with a tile showing {tile}.").format(
             name=name(seat.name), tile=tile_name(tile))
     return _("It is {name}'s turn: {name} must {doing}.").format(
-        name=name(seat.name), doing=must_words(view.must))
+        name=name(seat.name), doing=must_words(must_now(view.must, view.tiles_left)))
 
 
 def _names(view: View) -> list[str]:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from carca_bot.engine.events import Event
 from carca_bot.i18n import N_, Domain
-from carca_bot.words.names import THE_BUILDING, Params, named, square
+from carca_bot.words.names import THE_BUILDING, Params, held, join, named, square
 
 _T = Domain("words")
 _ = _T.gettext
@@ -168,6 +168,30 @@ def _challenge(p: Params) -> str:
         the_loser=named(THE_BUILDING, p["loser"]), loser_at=square(p["loser_at"]))
 
 
+def _goods_taken(p: Params) -> str:
+    """Traders & Builders: the goods of a completed city, to whoever completed it."""
+    taken = [held(kind, p[kind]) for kind in ("wine", "grain", "cloth") if p.get(kind)]
+    return _("takes {goods} from the completed city").format(goods=join(taken))
+
+
+def _goods_final(p: Params) -> str:
+    """Each kind of goods' majority at the end: 10."""
+    n = p["count"]
+    if p["goods"] == "wine":
+        text = ngettext("the most wine: {n} token (10)", "the most wine: {n} tokens (10)", n)
+    elif p["goods"] == "grain":
+        text = ngettext("the most grain: {n} token (10)", "the most grain: {n} tokens (10)", n)
+    else:
+        text = ngettext("the most cloth: {n} token (10)", "the most cloth: {n} tokens (10)", n)
+    return text.format(n=n)
+
+
+def _pig_bonus(p: Params) -> str:
+    return ngettext("a pig among the farmers: 1 more for the completed city",
+                    "a pig among the farmers: 1 more for each of {n} completed cities",
+                    p["cities"]).format(n=p["cities"])
+
+
 def _said(reason: str, sentence: Callable[[str, Params], str]) -> Callable[[Params], str]:
     return lambda p: sentence(reason, p)
 
@@ -189,6 +213,11 @@ DETAILS: dict[str, Callable[[Params], str]] = {
     "wagon_returned": lambda p: _("the wagon returns to hand"),
     "wagon_moved": lambda p: _("the wagon moves to {on} at {square}").format(
         on=p["on"], square=square(p["square"])),
+    "goods_taken": _goods_taken,
+    "goods_final": _goods_final,
+    "pig_bonus": _pig_bonus,
+    "builder_second_part": lambda p: _("a double turn: the builder's road or city grew, so "
+                                       "one more tile and figure"),
 }
 REASONS = tuple(DETAILS)  # what `detail` says
 

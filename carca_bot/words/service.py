@@ -1,6 +1,6 @@
-"""Words for what the service reports as data: refusals, notes, the steps of a turn,
-what happens next, and feature labels. `say` turns any of the layers' data into a
-sentence in the language being spoken (`carca_bot.i18n.speaking`)."""
+"""Words for what the service reports as data: refusals, notes and feature labels (the
+steps of a turn and what happens next are in `turns.py`). `say` turns any of the layers'
+data into a sentence in the language being spoken (`carca_bot.i18n.speaking`)."""
 
 from __future__ import annotations
 
@@ -9,24 +9,12 @@ from typing import Any, Protocol, TypeAlias, cast
 
 from carca_bot.engine.errors import IllegalMove
 from carca_bot.engine.events import Event
-from carca_bot.engine.moves import (
-    DeclareEnd,
-    Deploy,
-    Discard,
-    Draw,
-    EndTurn,
-    Move,
-    MoveWagon,
-    PlaceAbbey,
-    PlaceTile,
-    PlaceToken,
-    Recall,
-    ReturnWagon,
-    SkipAbbey,
-)
+from carca_bot.engine.moves import Move
 from carca_bot.i18n import N_, Domain
 from carca_bot.words import english, fair, league, privacy
 from carca_bot.words.english import square
+from carca_bot.words.names import figure_name
+from carca_bot.words.turns import prompt, step
 
 _T = Domain("words")
 _ = _T.gettext
@@ -77,190 +65,6 @@ def say(item: Sayable, names: Sequence[str] = ()) -> str:
     if isinstance(item, BaseException):  # a ServiceError: a code, params and `engine`
         return refusal(cast(Refusal, item), names)
     return note(item)
-
-
-# -- the steps of a turn ------------------------------------------------------------
-
-FIGURES = {
-    "follower": N_("follower"),
-    "abbot": N_("abbot"),
-    "mayor": N_("mayor"),
-    "wagon": N_("wagon"),
-    "barn": N_("barn"),
-}
-
-
-def figure(name: str) -> str:
-    """A figure's name in words ('follower'); an unknown one as it is."""
-    known = FIGURES.get(name)
-    return _(known) if known is not None else name
-
-
-def step(move: Move) -> str:
-    """One unconfirmed step of a turn: 'U at 1,0 turned 90', 'follower on E', ..."""
-    match move:
-        case PlaceTile(tile, pos, rot):
-            return _("{tile} at {square} turned {degrees}").format(
-                tile=tile, square=square(pos), degrees=rot * 90)
-        case PlaceAbbey(pos):
-            return _("abbey at {square}").format(square=square(pos))
-        case Deploy(name, on):
-            return _("{figure} on {on}").format(figure=figure(name), on=on)
-        case Recall():
-            return _("abbot recalled")
-        case PlaceToken(pos, on, pair):
-            return _("tunnel token (pair {pair}) on {on} at {square}").format(
-                pair=pair + 1, on=on, square=square(pos))
-        case Discard(tile):
-            return _("{tile} discarded").format(tile=tile)
-        case MoveWagon(pos, on):
-            return _("wagon moved to {on} at {square}").format(on=on, square=square(pos))
-        case ReturnWagon():
-            return _("wagon returned")
-        case SkipAbbey():
-            return _("abbey kept")
-        case EndTurn():
-            return _("turn confirmed")
-        case Draw():
-            return _("tile drawn")
-        case DeclareEnd():
-            return _("the tiles are used up")
-    return type(move).__name__.lower()
-
-
-# -- what the game waits for ----------------------------------------------------------
-
-# What the game waits for, by `TurnView.must`, as "waiting for Ana to ..." ends it
-# (their) and as said to the player who must do it (yours).
-MUST_WORDS = {
-    "join": N_("join the lobby or start the game"),
-    "choose": N_("draw a tile or place their abbey"),
-    "place": N_("place a tile"),
-    "finish": N_("finish their turn"),
-    "wagon": N_("move or return their wagon"),
-    "abbey_round": N_("place or skip their abbey"),
-    "over": N_("nothing: the game is over"),
-}
-MUST_YOURS = {
-    "join": N_("join the lobby or start the game"),
-    "choose": N_("draw a tile or place your abbey"),
-    "place": N_("place a tile"),
-    "finish": N_("finish your turn"),
-    "wagon": N_("move or return your wagon"),
-    "abbey_round": N_("place or skip your abbey"),
-    "over": N_("nothing: the game is over"),
-}
-# Whole sentences for players who are not the one to act.
-WAITING = {
-    "join": N_("waiting for {name} to join the lobby or start the game"),
-    "choose": N_("waiting for {name} to draw a tile or place their abbey"),
-    "place": N_("waiting for {name} to place a tile"),
-    "finish": N_("waiting for {name} to finish their turn"),
-    "wagon": N_("waiting for {name} to move or return their wagon"),
-    "abbey_round": N_("waiting for {name} to place or skip their abbey"),
-}
-YOUR_TURN = {
-    "choose": N_("your turn: draw a tile, or place your abbey in a hole"),
-    "finish": N_("add a figure or a tunnel token if you like, then confirm (or undo)"),
-    "wagon": N_("your wagon's feature was scored: move the wagon or return it"),
-    "abbey_round": N_("last chance to place your abbey: place it in a hole or skip"),
-    "join": N_("join the lobby or start the game"),
-}
-
-
-def must_words(must: str, yours: bool = False) -> str:
-    """What `must` asks for: 'place or skip their abbey' (or 'your abbey', `yours`)."""
-    table = MUST_YOURS if yours else MUST_WORDS
-    known = table.get(must)
-    return _(known) if known is not None else _("play")
-
-
-def prompt(must: str, name: str | None = None, tile: str | None = None) -> str:
-    """What happens next, from `TurnView.must` and who decides: `name` is the player
-    who must act, for everyone else; None says it to that player ('your turn: ...'),
-    with the `tile` they hold if they hold one."""
-    if must == "over":
-        return _("the game is over")
-    if name is not None:
-        if must == "join":
-            return _("the game has not started")
-        known = WAITING.get(must)
-        return _(known).format(name=name) if known is not None else name
-    if must == "place":
-        if tile is None:
-            return _("your turn: place your tile")
-        return _("your turn: place tile {tile}").format(tile=tile)
-    known = YOUR_TURN.get(must)
-    return _(known) if known is not None else must_words(must, yours=True)
-
-
-class _Seat(Protocol):
-    @property
-    def name(self) -> str: ...
-    @property
-    def score(self) -> int: ...
-    @property
-    def resigned(self) -> bool: ...
-
-
-class _Options(Protocol):
-    @property
-    def max_players(self) -> int: ...
-
-
-class View(Protocol):
-    """What `situation` reads of a `carca_bot.service.TurnView`."""
-
-    @property
-    def status(self) -> str: ...
-    @property
-    def outcome(self) -> str | None: ...
-    @property
-    def must(self) -> str: ...
-    @property
-    def tile(self) -> str | None: ...
-    @property
-    def yours(self) -> bool: ...
-    @property
-    def deciding(self) -> _Seat | None: ...
-    @property
-    def seats(self) -> Sequence[_Seat]: ...
-    @property
-    def standings(self) -> Sequence[_Seat]: ...
-    @property
-    def options(self) -> _Options: ...
-
-
-def scores(seats: Sequence[_Seat]) -> str:
-    """'Ana 12, Ben 9 (resigned)': the standings in one line."""
-    return ", ".join(
-        _("{name} {score} (resigned)").format(name=s.name, score=s.score) if s.resigned
-        else _("{name} {score}").format(name=s.name, score=s.score) for s in seats)
-
-
-def situation(view: View) -> str:
-    """One line saying where a game stands and what happens next, to whoever sees the
-    view: the lobby, whose turn it is, or how it ended."""
-    if view.status == "lobby":
-        names = ", ".join(s.name for s in view.seats) or _("nobody")
-        most = view.options.max_players
-        return ngettext(
-        "lobby: {names} ({count} of {most} seat); the host starts the game when "
-            "everyone is in",
-            "lobby: {names} ({count} of {most} seats); the host starts the game when "
-            "everyone is in", most).format(names=names, count=len(view.seats), most=most)
-    if view.status == "cancelled":
-        return _("the game was cancelled")
-    if view.must == "over":
-        if view.outcome == "resigned":
-            return _("game over by resignation: {scores}").format(scores=scores(view.standings))
-        return _("game over: {scores}").format(scores=scores(view.standings))
-    deciding = view.deciding
-    if not view.yours:
-        if deciding is None:
-            return _("the game is over")
-        return prompt(view.must, deciding.name)
-    return prompt(view.must, None, view.tile)
 
 
 # -- what the service says happened ---------------------------------------------------
@@ -388,13 +192,15 @@ SERVICE_REFUSALS: dict[str, Callable[[Params], str]] = {
         "was changed, so please try again in a moment"),
     # turns
     "drew_place_it": lambda p: _("you drew a tile this turn: place it"),
+    "no_tile_to_draw": lambda p: _(
+        "no tile is left to draw: this second part of your turn can only place your abbey"),
     "skip_only_abbey_round": lambda p: _(
         "an abbey can be skipped only in the end-of-game abbey round"),
     "nothing_to_undo": lambda p: _(
         "there is nothing to undo: only unconfirmed steps of your own turn can be taken back"),
     "bad_rotation": lambda p: _("the rotation must be 0, 90, 180 or 270 (degrees clockwise)"),
     "figure_and_recall": lambda p: _("a turn places a figure or recalls the abbot, not both"),
-    "say_where": lambda p: _("say where the {figure} goes").format(figure=figure(p["figure"])),
+    "say_where": lambda p: _("say where the {figure} goes").format(figure=figure_name(p["figure"])),
     "nothing_to_rotate": lambda p: _("there is no placed tile to rotate"),
     "abbey_cannot_rotate": lambda p: _(
         "an abbey looks the same every way round: there is nothing to rotate"),
@@ -607,17 +413,17 @@ HALVES = {"N": N_("north"), "E": N_("east"), "S": N_("south"), "W": N_("west"),
           "SW": N_("south-west"), "C": N_("middle")}
 KINDS = {"city": N_("city"), "road": N_("road"), "field": N_("field"),
          "monastery": N_("monastery"), "shrine": N_("shrine"), "garden": N_("garden"),
-         "barn": N_("barn")}
+         "corner": N_("corner")}
 
 
 def feature_label(kind: str, where: str) -> str:
     """A feature of one tile as data (`FeatureLabel`'s kind and where) in words:
     ('field', 'SW') -> 'field, south-west half'; ('city', 'N') -> 'city, north';
-    ('barn', 'NW') -> 'barn, north-west corner'."""
+    ('corner', 'NW') -> 'north-west corner' (where a corner figure, the barn, stands)."""
     side = _(HALVES[where]) if where in HALVES else where
     name = _(KINDS[kind]) if kind in KINDS else kind
-    if kind == "barn":
-        return _("barn, {side} corner").format(side=side)
+    if kind == "corner":
+        return _("{side} corner").format(side=side)
     if kind == "field" and where not in ("N", "E", "S", "W", "C"):
         if len(where) == 2:
             return _("field, {side} half").format(side=side)

@@ -143,3 +143,22 @@ def test_an_unknown_figure_in_hand_is_an_error_not_a_zero(evaluation: object) ->
     game.hand[1]["giant"] = 1
     with pytest.raises(KeyError, match="giant"):
         evaluation(game)  # type: ignore[operator]
+
+
+def test_goods_count_for_their_majorities_in_both_evaluations() -> None:
+    """Traders & Builders: 10 points per kind to the players holding the most, as the
+    final scoring awards them (a tie scores for both), and nothing without goods."""
+    from carca_bot.engine.expansions.traders_builders import NAME, Trade
+    from carca_bot.engine.state import put
+
+    game = Game(Setup(("A", "B"), frozenset({"traders_builders"}), seed=1))
+    before_easy, before_strong = evaluate.values(game), estimate.estimates(game)
+    assert evaluate.goods_majorities(game) == [0.0, 0.0]
+    put(game, NAME, Trade(((2, 0, 1), (2, 1, 0))))  # wine tied, grain B, cloth A
+    assert evaluate.goods_majorities(game) == [20.0, 20.0]
+    put(game, NAME, Trade(((3, 0, 1), (2, 1, 0))))  # wine A too
+    assert evaluate.goods_majorities(game) == [20.0, 10.0]
+    after_easy, after_strong = evaluate.values(game), estimate.estimates(game)
+    assert [a - b for a, b in zip(after_easy, before_easy, strict=True)] == [20.0, 10.0]
+    assert [a - b for a, b in zip(after_strong, before_strong, strict=True)] == [20.0, 10.0]
+    assert evaluate.goods_majorities(Game(Setup(("A", "B"), frozenset(), seed=1))) == [0, 0]

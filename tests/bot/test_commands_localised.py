@@ -11,8 +11,14 @@ from typing import Any
 import pytest
 from discord import Locale
 
-from carca_bot.bot.translator import CommandTranslator, command_words, valid_name
+from carca_bot.bot.translator import (
+    RECORD_CHOICES,
+    CommandTranslator,
+    command_words,
+    valid_name,
+)
 from carca_bot.bot.words.features import legend
+from carca_bot.bot.words.names import figure_name, on_tile_figures
 from carca_bot.bot.words.rules import rules_text
 from carca_bot.bot.words.text import MAX_CONTENT
 from carca_bot.i18n import catalogues, speaking
@@ -80,8 +86,12 @@ async def test_spanish_client_sees_carc_colocar(harness: BotHarness) -> None:
                        "on": "sobre", "confirm": "confirmar"}
     figures = {c["value"]: c["name_localizations"]["es-419"]
                for c in next(o for o in place["options"] if o["name"] == "figure")["choices"]}
-    assert figures == {"follower": "Seguidor", "abbot": "Abad", "mayor": "Alcalde",
-                       "wagon": "Carromato", "large": "Seguidor mayor"}
+    # one choice per figure the figure table puts on a tile's feature, said by its record
+    assert tuple(figures) == on_tile_figures()
+    assert figures.items() >= {"follower": "Seguidor", "abbot": "Abad", "mayor": "Alcalde",
+                               "wagon": "Carromato", "large": "Seguidor mayor"}.items()
+    with speaking("es"):
+        assert figures == {code: figure_name(code) for code in on_tile_figures()}
     assert sub["wagon"]["name_localizations"]["es-ES"] == "carromato"
     assert sent[1]["name_localizations"]["es-ES"] == "carc-idioma"
     # Other locales keep the English: only languages we translate are sent.
@@ -99,11 +109,15 @@ async def test_every_word_of_the_tree_is_in_the_catalogue(harness: BotHarness) -
         used.add((f"{kind} description", item["description"]))
         used.update(("choice", c["name"]) for c in item.get("choices", [])
                     if re.search(r"[A-Za-z]", c["name"]))
-    # An option's "…" default description has no words: nothing to translate.
+    # An option's "…" default description has no words: nothing to translate. A figure's
+    # name is its record's, said from the records' catalogue (not extracted here).
     used = {u for u in used if re.search(r"[A-Za-z]", u[1])}
-    assert used == set(await command_words())
+    records = {("choice", title) for title in RECORD_CHOICES}
+    assert records & used and used - records == set(await command_words())
     extracted = {(m.context, m.id) for m in catalogues.template("bot") if m.id}
-    assert used <= extracted, sorted(used - extracted)
+    assert used - records <= extracted, sorted(used - records - extracted)
+    said = {m.id for m in catalogues.template("words") if m.id}
+    assert {title for _choice, title in records} <= said
 
 
 async def test_the_translator_refuses_names_discord_would_refuse(harness: BotHarness) -> None:

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import random
 import re
+import secrets
+from collections import Counter
 from typing import Any
 
 import pytest
 
+from carca_bot.bot.words.names import on_tile_figures
+from carca_bot.engine.catalogue import EXPANSIONS
+from carca_bot.words.names import expansion_title
 from tests.bot.cards import Shown, assert_card_reply, card_requests
 from tests.bot.conftest import ANA, BEN, BotHarness
 from tests.bot.outgoing import assert_clean, assert_described, labels, messages
@@ -21,21 +26,30 @@ from tests.bot.test_lobby import assert_public_reply, followups
 from tests.bot.test_turns import choices, place_of
 
 Player = tuple[int, str]
+FIGURES = on_tile_figures()  # every figure a tile's feature may hold, from the records
+DEAL_SEED = 1  # a deal in which every new rule comes up (see the English game)
 ENGLISH_WORDS = re.compile(r"\b(the|your|turn|tile|scored|points|wins|place|draw)\b", re.I)
 
 
 async def play_to_the_end(h: BotHarness, rng: random.Random) -> Shown:
-    """Every decision through Discord commands, as players would type them; a follower
-    now and then, chosen from the autocomplete's suggestions. Returns the last post."""
+    """Every decision through Discord commands, as players would type them; a figure
+    now and then (a builder or a pig wherever one may go, else any of the figure table's,
+    a follower most often), chosen from the autocomplete's suggestions. Returns the last
+    post."""
     players = {str(ANA[0]): ANA, str(BEN[0]): BEN}
     last = None
-    for _ in range(400):
+    for _ in range(500):
         view = await h.bot.service.status(place_of(h))
         if view.finished:
             break
         assert view.deciding is not None and view.deciding.user_id is not None
         player = players[view.deciding.user_id]
         legal = await choices(h, player)
+        if legal.must == "choose" and not legal.can_draw:  # a second part, no tile left
+            x, y = legal.abbey_squares[0]
+            await h.command(player, "abbey", square=f"{x},{y}")
+            last = assert_card_reply(await h.command(player, "confirm"))
+            continue
         if legal.must == "choose":
             await h.command(player, "draw")
             continue
@@ -48,11 +62,14 @@ async def play_to_the_end(h: BotHarness, rng: random.Random) -> Shown:
         assert legal.must == "place", legal.must
         x, y, rot = rng.choice(legal.placements)
         figure: dict[str, Any] = {}
-        if rng.random() < 0.4:
-            spots = await h.autocomplete(player, "place", "on", square=f"{x},{y}",
-                                         rotation=rot, figure="follower", on="")
-            if spots:
-                figure = {"figure": "follower", "on": rng.choice(spots)["value"]}
+        if rng.random() < 0.5:
+            kinds = [k for k in ("builder", "pig") if k in FIGURES]
+            for kind in [*kinds, "follower" if rng.random() < 0.5 else rng.choice(FIGURES)]:
+                spots = await h.autocomplete(player, "place", "on", square=f"{x},{y}",
+                                             rotation=rot, figure=kind, on="")
+                if spots:
+                    figure = {"figure": kind, "on": rng.choice(spots)["value"]}
+                    break
         last = assert_card_reply(await h.command(player, "place", square=f"{x},{y}",
                                                    rotation=rot, confirm=True, **figure))
     assert last is not None and (await h.bot.service.status(place_of(h))).finished
@@ -72,6 +89,11 @@ async def a_whole_game(h: BotHarness, locale: str, language: str) -> dict[str, A
     (status,) = followups(await h.command(first, "status"))
     (bad,) = followups(await h.command(first, "place", square="zz"))
     last = await play_to_the_end(h, random.Random(7))
+    game = await h.bot.service.game(place_of(h))
+    assert game is not None
+    reasons = Counter(e.reason for e in game.events)
+    actions = (await h.bot.service.export(place_of(h)))["actions"]
+    placed = Counter(a["deploy"]["figure"] for a in actions if isinstance(a.get("deploy"), dict))
     # In the channel: the card and the end-of-game post; the last ping is gone.
     kept = h.fake.channel_messages(h.make.channel_id)
     assert [bool(m["flags"] & (1 << 15)) for m in kept] == [True, False]
@@ -90,7 +112,7 @@ async def a_whole_game(h: BotHarness, locale: str, language: str) -> dict[str, A
             "status": status.content, "bad": bad.content, "last": last.content,
             "score": score.content, "file": scores_file, "buttons": buttons,
             "descriptions": [a.get("description") for a in last.json.get("attachments", [])],
-            "all": "\n".join(shown(h.fake.requests))}
+            "all": "\n".join(shown(h.fake.requests)), "placed": placed, "reasons": reasons}
 
 
 async def test_a_whole_game_in_spanish(harness: BotHarness,
@@ -118,10 +140,15 @@ async def test_a_whole_game_in_spanish(harness: BotHarness,
     assert leftovers == [], leftovers
 
 
-async def test_a_whole_game_in_english(harness: BotHarness) -> None:
+async def test_a_whole_game_in_english(harness: BotHarness,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # A fixed deal (the seed is otherwise secret and new each time), so that the game
+    # certainly meets every new rule checked at the end.
+    monkeypatch.setattr(secrets, "randbits", lambda bits: DEAL_SEED)
     said = await a_whole_game(harness, "en-US", "en")
-    assert "opened Carcassonne game #1 (Abbey & Mayor, Cult, Inns & Cathedrals, " \
-           "King & Robber, The Abbot, The River, Tunnel)" in said["lobby"]
+    every = ", ".join(sorted(expansion_title(e) for e in EXPANSIONS))  # by their records
+    assert f"opened Carcassonne game #1 ({every})" in said["lobby"]
+    assert "Inns & Cathedrals" in every
     assert "your turn" in said["start"] and "Tiles left:" in said["start"]
     assert said["buttons"] == ["My tile", "Full board", "Status"]
     assert said["tile"].startswith("Your tile is **")
@@ -135,3 +162,9 @@ async def test_a_whole_game_in_english(harness: BotHarness) -> None:
                      said["all"])
     assert re.search(r"\*\*(Ana|Ben)\*\* put a follower on \w+ \(", said["all"])
     assert "colocó" not in said["all"] and "Puntos" not in said["all"]
+    # Both newest expansions were played: every new figure stood on the board, goods were
+    # taken and counted at the end, a builder gave a second part, the pig paid.
+    assert {"large", "builder", "pig"} <= set(said["placed"]), said["placed"]
+    assert {"goods_taken", "goods_final", "builder_second_part", "inn", "cathedral",
+            "pig_bonus"} <= set(said["reasons"]), said["reasons"]
+    assert "(The second part of the turn: the builder's road or city grew.)" in said["all"]

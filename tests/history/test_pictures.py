@@ -37,12 +37,18 @@ def test_nice_steps() -> None:
 
 
 def test_chart_draws_each_player_in_their_colour() -> None:
+    """Each seat's legend and line in its colour. Two players' curves may coincide in a
+    random game (the later line then hides the earlier), so each line is also drawn
+    with the others flat at 0, where nothing can hide it."""
     history = public_history(finished("all6"))
-    img = draw_chart(history.players, history.curves(), (900, 450))
+    curves = history.curves()
+    img = draw_chart(history.players, curves, (900, 450))
     assert img.size == (900, 450)
     for seat in range(6):
-        assert near(img, PLAYERS[seat].fill) > 20, PLAYERS[seat].name  # legend + line
-    assert near(img, PLAYERS[0].fill) > 0
+        assert near(img, PLAYERS[seat].fill) > 0, PLAYERS[seat].name  # its legend at least
+        alone = tuple(c if p == seat else (0,) * len(c) for p, c in enumerate(curves))
+        shown = draw_chart(history.players, alone, (900, 450))
+        assert near(shown, PLAYERS[seat].fill) > 20, PLAYERS[seat].name  # legend + line
     solo = draw_chart(("Ana",), ((0,),), (400, 300))  # a game with no move yet
     assert near(solo, PLAYERS[1].fill) == 0
 

@@ -14,7 +14,9 @@ from carca_bot.engine.game import Game
 from carca_bot.i18n import speaking
 from carca_bot.i18n.pseudo import untranslated
 from carca_bot.replay_html import build_replay_html, replay_data
+from carca_bot.replay_html.build import action_lines, event_lines
 from carca_bot.service.history import public_history
+from tests.engine.expansion_helpers import game_of, t
 from tests.history.browser import Browser, chromium
 from tests.history.games import KINDS, NAMES, finished, reseeded, running, with_unconfirmed_turn
 
@@ -174,3 +176,23 @@ async def test_page_in_headless_chromium(kind: str, tmp_path: Path) -> None:
         # Offline: the page asked for nothing but itself and its embedded pictures.
         assert all(url.startswith(("file:", "data:")) for url in page.requests), page.requests
         assert page.errors == []
+
+
+def test_the_new_figures_goods_and_a_second_part_are_told() -> None:
+    """Each figure by its record's name in one sentence, goods taken and a builder's second
+    part: Ana's large follower in a grain city Ben completes; Ana's builder, then a tile
+    on its road."""
+    actions = [t("Ana", "TB1", (0, -1), 180, fig="large", on="S"), t("Ben", "E", (1, -1), 270),
+               t("Ana", "U", (1, 0), fig="follower", on="W"), t("Ben", "B", (0, 1)),
+               t("Ana", "U", (2, 0), fig="builder", on="W"), t("Ben", "B", (-1, 1)),
+               t("Ana", "U", (3, 0))]
+    history = public_history(game_of(actions, expansions=("inns_cathedrals",
+                                                          "traders_builders")))
+    names = ("Ana", "Ben")
+    said = [action_lines(s, names) + event_lines(s.events, names) for s in history.steps]
+    assert said[0][1] == "Put a large follower on it."
+    assert "Ben took 1 grain token." in said[1]
+    assert said[4][1] == "Put a builder on it."
+    assert "Ana plays a second part of the turn: their builder's road or city grew." in said[6]
+    with speaking("es"):
+        assert action_lines(history.steps[4], names)[1] == "Colocó un constructor en ella."

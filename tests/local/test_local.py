@@ -204,3 +204,30 @@ def test_a_database_in_a_missing_folder(tmp_path: Path,
     assert capsys.readouterr().out == (f"carca-bot local: --db: there is no folder "
                                        f"{tmp_path}/nowhere for the database {db}: "
                                        "create it first\n")
+
+
+async def test_a_builders_double_turn_and_the_new_figures_in_a_terminal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inns & Cathedrals and Traders & Builders typed at the terminal: the builder joins
+    Ana's road, the next tile on it gives her a second part (the same player's turn
+    again), where she puts her large follower; the held pieces list the new ones."""
+    rig(monkeypatch, ["U", "B", "U", "B", "U", "B"])
+    record = tmp_path / "game.json"
+    script = ("place 1 0 0 follower W\nconfirm\nplace 0 1 0\nconfirm\n"
+              "place 2 0 0 builder W\nconfirm\nplace -1 1 0\nconfirm\n"
+              "place 3 0 0\nconfirm\nplace 1 1 0 large-follower C\nconfirm\nscore\n"
+              f"export {record}\nquit\n")
+    status, text = await _session(tmp_path, script, "--players", "Ana,Ben", "--seed", "3",
+                                  "--expansions", "traders_builders,inns_cathedrals")
+    assert status == 0, text
+    assert ("* Ana: a double turn: the builder's road or city grew, so one more tile and "
+            "figure") in text
+    assert "game 1 · 5 moves · 108 tiles left · Ana's turn: place your tile" in text
+    assert ("Ana: 0  [in hand: 6 followers, 0 large followers, 0 builders, 1 pig, "
+            "0 wine tokens, 0 grain tokens, 0 cloth tokens]") in text
+    saved = json.loads(record.read_text())
+    assert [a["by"] for a in saved["actions"]] == ["Ana", "Ben", "Ana", "Ben", "Ana", "Ana"]
+    assert [a.get("deploy", {}).get("figure") for a in saved["actions"]] == [
+        "follower", None, "builder", None, None, "large"]
+    status_, out = replay(saved)
+    assert status_ == 0 and out["next"]["player"] == "Ben"

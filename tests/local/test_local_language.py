@@ -79,7 +79,7 @@ async def test_a_game_in_spanish_takes_spanish_commands(
     assert "! 'one' no es un número; se escribe: colocar X Y GIRO [FIGURA SOBRE]" in text
     assert "! orden desconocida 'volar'; escribe ayuda" in text
     assert "  Ana (1): seguidor en E en 1,0" in text
-    assert "  Ana: 0  [en reserva: seguidor 6]" in text
+    assert "  Ana: 0  [en reserva: 6 seguidores]" in text
     assert "1 acción guardada en " in text
     assert ("Ben, ¿abandonas definitivamente? No podrás volver, y la partida termina. "
             "[s/N] ") in text

@@ -9,11 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from carca_bot.engine.figures import FIGURE_TABLE
 from carca_bot.i18n import speaking
 from carca_bot.local import AI_LEVELS, add_arguments
+from carca_bot.local.commands import MOVE_VERBS, usage
 from carca_bot.local.play import run, wants_colour
 from carca_bot.local.text import help_text
-from carca_bot.local.vocab import COMMANDS, code, command, read_code, read_command
+from carca_bot.local.vocab import code, command, read_code, read_command, read_figure, verbs
+from carca_bot.local.vocab import figure as vocab_figure
 from carca_bot.service import AI_LEVELS as SERVICE_LEVELS
 
 
@@ -36,7 +39,31 @@ def test_every_command_the_spanish_help_names_is_taken() -> None:
         listed = [line.split()[0] for line in help_text().splitlines()
                   if line.startswith("  ") and not line.startswith("   ")]
         assert len(listed) >= 15 and all(read_command(w) is not None for w in listed), listed
-        assert {command(v) for v in COMMANDS} >= set(listed)
+        assert {command(v) for v in verbs()} >= set(listed)
+
+
+@pytest.mark.parametrize(("typed", "figure"), [
+    ("seguidor-mayor", "large"), ("Seguidor_Mayor", "large"), ("large", "large"),
+    ("large-follower", "large"), ("largefollower", "large"), ("alcalde", "mayor"),
+    ("mayor", "mayor"), ("establo", "barn"), ("barn", "barn"), ("seguidor", "follower"),
+])
+def test_figures_are_typed_by_their_records_names(typed: str, figure: str) -> None:
+    """Every figure of the figure table, by its code or its record's name in either
+    language (one word: spaces as hyphens); its name is a command of its own."""
+    with speaking("es"):
+        assert read_figure(typed) == figure
+        assert read_command(typed) == figure
+        assert read_figure(vocab_figure(figure)) == figure
+    with speaking("en"):
+        assert read_figure(vocab_figure(figure)) == figure
+    assert read_figure("dragon") == "dragon"  # the service refuses it in words
+
+
+def test_every_figure_has_a_command_and_its_usage() -> None:
+    with speaking("es"):
+        assert usage("large") == "seguidor-mayor SOBRE" and usage("barn") == "establo ESQUINA"
+        assert {f.name for f in FIGURE_TABLE} - {"follower", "wagon"} <= MOVE_VERBS
+        assert all(read_command(command(f.name)) == f.name for f in FIGURE_TABLE)
 
 
 @pytest.mark.parametrize(("typed", "engine"), [

@@ -23,7 +23,7 @@ from carca_bot.service import (
 )
 from carca_bot.service.clocks import DAY, HOUR, PRESETS, ClockRules, QuietHours
 from carca_bot.service.model import clock_json, clock_rules
-from tests.service.helpers import ANA, BEN, CY, HERE, THERE, Clock, said, started, who
+from tests.service.helpers import ANA, BEN, CY, HERE, THERE, Clock, rig, said, started, who
 
 MINUTE = 60
 TEN_HOURS = ClockRules(bank=10 * HOUR, increment=HOUR, cap=20 * HOUR)
@@ -422,3 +422,26 @@ async def test_a_player_who_left_scores_nothing_more(service: GameService) -> No
     assert seat.score == left_with and view.standings[-1] == seat
     (summary,) = [g for g in await service.my_games(leaver.id) if g.game_id == view.game_id]
     assert summary.scores[seat.seat] == left_with
+
+
+async def test_a_builders_double_turn_is_one_turn_on_the_clock(
+        service: GameService, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The part that owes a second part neither charges the clock nor moves the deadline;
+    the second part ends the turn, charged once for both (RULES-inns-traders.md 4.15)."""
+    rig(monkeypatch, ["U", "B", "U", "B", "U", "B"])
+    view = await started(service, options=clocked(TEN_HOURS,
+                                                  expansions=frozenset({"traders_builders"})))
+    first = who(view)
+    for x, y, figure in ((1, 0, "follower"), (0, 1, None), (2, 0, "builder"), (-1, 1, None)):
+        view = await service.place(HERE, who(view), x, y, 0, figure=figure,
+                                   on="W" if figure else None, confirm=True)
+    assert who(view) == first and view.part == 1
+    before, deadline = bank(view, first), view.deadline
+    clock.now += HOUR
+    view = await service.place(HERE, first, 3, 0, 0, confirm=True)  # extends the road
+    assert (who(view), view.part) == (first, 2)
+    assert (bank(view, first), view.deadline) == (before, deadline)  # the same turn
+    clock.now += 2 * HOUR
+    view = await service.place(HERE, first, 1, 1, 0, confirm=True)
+    assert who(view) != first and view.part == 1
+    assert before is not None and bank(view, first) == before - 3 * HOUR + HOUR  # one increment

@@ -117,11 +117,11 @@ def test_labels_say_kind_and_where() -> None:
     assert label(board, (0, 0), "N") == FeatureLabel(0, 0, "N", "city", "N")
     assert label(board, (0, 0), "EL") == FeatureLabel(0, 0, "EL", "field", "N")
     assert label(board, (0, 0), "SL") == FeatureLabel(0, 0, "SL", "field", "S")
-    assert label(board, (0, 0), "NW") == FeatureLabel(0, 0, "NW", "barn", "NW")
+    assert label(board, (0, 0), "NW") == FeatureLabel(0, 0, "NW", "corner", "NW")
     assert label(board, (0, 0), "Q") is None
     assert feature_label("field", "SW") == "field, south-west half"
     assert feature_label("city", "N") == "city, north"
-    assert feature_label("barn", "NW") == "barn, north-west corner"
+    assert feature_label("corner", "NW") == "north-west corner"
     assert feature_label("monastery", "C") == "monastery"
 
 

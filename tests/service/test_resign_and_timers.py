@@ -15,6 +15,8 @@ from carca_bot.service import (
     TurnOrder,
 )
 from carca_bot.service.play_auto import auto_move
+from tests.engine.expansion_helpers import game_of
+from tests.engine.test_traders_builders import _west_arm_and_hole
 from tests.service.helpers import (
     ANA,
     BEN,
@@ -114,6 +116,19 @@ def test_moves_played_for_a_player_are_the_plainest() -> None:
     assert tile.history == [{"by": "Ana", "tile": drawn, "at": list(first.pos),
                              "rot": first.rot * 90}]
     assert tile.phase is Phase.TILE and tile.current == 1
+
+
+def test_a_second_part_with_no_tile_left_is_played_as_the_abbey() -> None:
+    """The engine's position: Ana's builder's road grows with the last tile; the move
+    made for her is the abbey, the only one (docs/rules/RULES-inns-traders.md 4.18)."""
+    game = game_of(_west_arm_and_hole(trigger_tile=False),
+                   expansions=("traders_builders", "abbey_mayor"))
+    for tile in list(game.supply):
+        game.supply[tile] = 1 if tile == "U" else 0
+    game.apply({"by": "Ana", "tile": "U", "at": [-3, 0], "rot": 0})
+    assert (game.part, game.tiles_left, game.phase) == (2, 0, Phase.TILE)
+    auto_move(game, 0)
+    assert game.history[-1] == {"by": "Ana", "abbey": [1, 1]} and game.finished
 
 
 async def test_a_late_player_is_reminded_once_per_period(service: GameService,

@@ -33,8 +33,17 @@ _ = _T.gettext
 
 Choice = app_commands.Choice[str]
 Suggest = Callable[[Interaction, str], Coroutine[Any, Any, list[Choice]]]
-PRESETS = ["river, abbot", "all", "river, abbot, abbey_mayor", "river, abbot, king_robber",
-           "river, abbot, cult, tunnel"]
+
+
+def presets(codes: tuple[str, ...]) -> list[str]:
+    """The mixes offered before anything is typed, from the records (in their `position`
+    order, lightest first): the first two together, every expansion, and the first two
+    with each other one; so a new expansion is offered with its record."""
+    light, rest = list(codes[:2]), codes[2:]
+    return [", ".join(light), "all", *(", ".join([*light, name]) for name in rest)]
+
+
+PRESETS = presets(vocab.expansion_codes())
 
 
 def spoken(suggest: Suggest) -> Suggest:
@@ -166,6 +175,16 @@ async def place_spots(interaction: Interaction, current: str) -> list[Choice]:
     figure = str(_option(interaction, "figure") or "follower")
     found = await features_if(interaction, x, y, rotation, figure)
     return _feature_choices(((lb.on, lb) for lb in found), current)
+
+
+async def corner_figure(interaction: Interaction, corner: str) -> str:
+    """The corner figure the user may put on `corner` of the tile just placed now; the
+    first corner figure when none may (the service then says why not)."""
+    choices = await choices_of(interaction)
+    corners = vocab.corner_figures()
+    legal = [f for f, on in choices.deployments if on == corner and f in corners] \
+        if choices is not None else []
+    return legal[0] if legal else corners[0]
 
 
 async def only_rotation(interaction: Interaction, pos: tuple[int, int]) -> int:

@@ -31,12 +31,13 @@ Choice = app_commands.Choice
 Text30 = app_commands.Range[str, 1, 30]  # Discord enforces these lengths before we see it
 ROTATIONS = [Choice(name=f"{d}°", value=d) for d in (0, 90, 180, 270)]
 # Choice names are English here and translated by `translator.CommandTranslator`; the
-# figures are the engine's (a new expansion's figure appears with its record).
+# figures are the figure table's, named by their records' titles (a new expansion's
+# figure appears, named in every language, with its record).
 FIGURES = [Choice(name=vocab.english_figure(f), value=f) for f in vocab.on_tile_figures()]
-CORNERS = [Choice(name="NW: barn, north-west corner", value="NW"),
-           Choice(name="NE: barn, north-east corner", value="NE"),
-           Choice(name="SE: barn, south-east corner", value="SE"),
-           Choice(name="SW: barn, south-west corner", value="SW")]
+CORNERS = [Choice(name="NW: north-west corner", value="NW"),
+           Choice(name="NE: north-east corner", value="NE"),
+           Choice(name="SE: south-east corner", value="SE"),
+           Choice(name="SW: south-west corner", value="SW")]
 
 
 # -- the start of a turn ----------------------------------------------------------------
@@ -108,8 +109,8 @@ async def rotate(act: Act) -> Reply:
 # -- a figure, a token ----------------------------------------------------------------------
 
 
-@carc.command(name="follower", description="Put a follower, abbot, mayor or wagon on the "
-                                           "tile you just placed")
+@carc.command(name="follower", description="Put a follower or another figure on the tile you "
+                                           "just placed")
 @app_commands.describe(figure="Which figure", on="Which feature of the tile")
 @app_commands.choices(figure=FIGURES)
 @app_commands.autocomplete(on=suggest.figure_spots)
@@ -138,7 +139,14 @@ async def pick(act: Act) -> Reply:
 @app_commands.describe(corner="Which corner of the tile")
 @app_commands.choices(corner=CORNERS)
 async def barn_command(interaction: Interaction, corner: str) -> None:
-    await run(interaction, "barn", lambda act: put(act, "barn", corner))
+    await run(interaction, "barn", lambda act: on_corner(act, corner))
+
+
+async def on_corner(act: Act, corner: str) -> Reply:
+    """A corner figure (the figure table's `corner` flag: the barn) on a corner of the
+    tile just placed: the one the player may put there, else the first (refused then in
+    the engine's words)."""
+    return await put(act, await suggest.corner_figure(act.interaction, corner), corner)
 
 
 @carc.command(name="recall", description="Take your abbot back and score it now")

@@ -40,8 +40,15 @@ def row_for(view: TurnView, choices: Choices | None, *, private: bool
         ui = discord.ui.View(timeout=None)
         ui.add_item(GameItem.menu("wagon", game_id, version, wagon_options(choices)))
         return ui
-    acts = {"choose": ("draw", "abbey"), "place": ("tile",), "abbey_round": ("skip",)}
-    return _row(game_id, version, *acts.get(view.must, ()), "board")
+    return _row(game_id, version, *starts(view), "board")
+
+
+def starts(view: TurnView) -> tuple[str, ...]:
+    """The buttons that start what the player to act must do: no Draw with no tile left
+    (a builder's second part: the abbey only)."""
+    if view.must == "choose":
+        return ("draw", "abbey") if view.tiles_left else ("abbey",)
+    return {"place": ("tile",), "abbey_round": ("skip",)}.get(view.must, ())
 
 
 def card_actions(view: TurnView) -> list[tuple[str, str]]:
@@ -52,9 +59,7 @@ def card_actions(view: TurnView) -> list[tuple[str, str]]:
 
     if view.finished:
         return [labelled("hist"), ("board", _("Full board"))]
-    acts = {"choose": ["draw", "abbey"], "place": ["tile"],
-            "abbey_round": ["skip"]}.get(view.must, [])
-    return [*map(labelled, acts), ("board", _("Full board")), labelled("status")]
+    return [*map(labelled, starts(view)), ("board", _("Full board")), labelled("status")]
 
 
 def resign_row(view: TurnView) -> discord.ui.View:

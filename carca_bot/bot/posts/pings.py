@@ -83,8 +83,9 @@ class Pings:
         if acting is None or user is None or not user.isdigit():
             await self._forget(view.game_id, saved.ping_channel, saved.ping_id)
             return
-        if reminder is None and saved.ping_user == user and saved.ping_moves == view.moves:
-            return  # this turn was told already
+        if reminder is None and saved.ping_user == user and (
+                saved.ping_moves == view.moves or view.part == 2):
+            return  # this turn was told already (a builder's second part is the same turn)
         nxt = after(view, acting) if view.must in TURN_STARTS and reminder is None else None
         wanted = [user] + ([nxt.user_id] if nxt is not None and nxt.user_id else [])
         prefs = await svc.notify_prefs(wanted)

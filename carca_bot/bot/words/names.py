@@ -1,42 +1,47 @@
 """The bot's names for game things (figures, expansions, feature kinds, game states),
-in the language being spoken. The codes stay the data; only what is shown changes."""
+in the language being spoken. The codes stay the data; only what is shown changes.
+
+Figures, pieces and expansions are named by their records (`carca_bot.words.names`
+says the records' message ids), so a new expansion's figure is named, offered and
+counted here with no line of its own."""
 
 from __future__ import annotations
 
 from carca_bot.engine.catalogue import EXPANSIONS
 from carca_bot.engine.figures import FIGURE_TABLE
+from carca_bot.engine.rules import FIGURE_BY_NAME
 from carca_bot.i18n import N_, Domain
+from carca_bot.words.names import a_figure as a_figure  # "a large follower"
 from carca_bot.words.names import expansion_title as expansion_title  # the records' titles
+from carca_bot.words.names import figure_title
+from carca_bot.words.names import held as held  # "2 large followers", "1 wine token"
 
 _T = Domain("bot")
 _ = _T.gettext
 ngettext = _T.ngettext
 pgettext = _T.pgettext
 
-# TRANSLATORS: names of the figures, as a menu or a command choice shows them.
-FIGURE_NAMES = {"follower": N_("Follower"), "abbot": N_("Abbot"), "mayor": N_("Mayor"),
-                "wagon": N_("Wagon"), "barn": N_("Barn")}
-# TRANSLATORS: a figure with its indefinite article, inside a sentence.
-A_FIGURE = {"follower": N_("a follower"), "abbot": N_("an abbot"), "mayor": N_("a mayor"),
-            "wagon": N_("a wagon"), "barn": N_("a barn")}
 # TRANSLATORS: feature kinds, as in "city, north edge".
 KINDS = {"city": N_("city"), "road": N_("road"), "field": N_("field"),
          "monastery": N_("monastery"), "shrine": N_("shrine"), "abbey": N_("abbey"),
-         "garden": N_("garden"), "barn": N_("barn")}
+         "garden": N_("garden"), "corner": N_("corner")}
 # TRANSLATORS: headings of the scores grouped by kind: "Cities: Ana 24 (3)".
 KIND_HEADINGS = {"road": N_("Roads"), "city": N_("Cities"), "monastery": N_("Monasteries"),
                  "shrine": N_("Shrines"), "abbey": N_("Abbeys"), "garden": N_("Gardens"),
                  "field": N_("Fields"), "barn": N_("Barns"), "king": N_("The King"),
-                 "robber": N_("The Robber")}
+                 "robber": N_("The Robber"), "goods": N_("Goods")}
 WAGON_RULES = {"c1": N_("connected features"), "c2": N_("nearby features")}
 
 
 def on_tile_figures() -> tuple[str, ...]:
-    """The figures a command offers to put on a feature of a tile, in the engine's figure
-    table's order (a corner figure, the barn, has `/carc barn`). An expansion's new
-    figure appears here with its record; its name, in `FIGURE_NAMES` until the
-    engine's records carry their display names."""
+    """The figures a command offers to put on a feature of a tile, in the figure table's
+    order (a corner figure, the barn, has `/carc barn`)."""
     return tuple(f.name for f in FIGURE_TABLE if not f.corner)
+
+
+def corner_figures() -> tuple[str, ...]:
+    """The figures that stand on a corner of a tile (the figure table's `corner` flag)."""
+    return tuple(f.name for f in FIGURE_TABLE if f.corner)
 
 
 def expansion_codes() -> tuple[str, ...]:
@@ -45,17 +50,16 @@ def expansion_codes() -> tuple[str, ...]:
 
 
 def english_figure(figure: str) -> str:
-    """A figure's name as the source text (a command choice is translated by discord.py's
-    translator, not here)."""
-    return FIGURE_NAMES.get(figure, figure.replace("_", " ").capitalize())
+    """A figure's name as its record's source text ('Large follower'): a command choice
+    is translated by discord.py's translator, which reads the records' catalogue for it
+    (`translator.RECORD_CHOICES`), not here."""
+    found = FIGURE_BY_NAME.get(figure)
+    return found.title if found is not None else figure
 
 
 def figure_name(figure: str) -> str:
-    return _(FIGURE_NAMES[figure]) if figure in FIGURE_NAMES else figure
-
-
-def a_figure(figure: str) -> str:
-    return _(A_FIGURE[figure]) if figure in A_FIGURE else figure
+    """A figure's name as a menu shows it ('Large follower'), in the language spoken."""
+    return figure_title(figure)
 
 
 def kind_name(kind: str) -> str:
@@ -86,25 +90,6 @@ def status(state: str) -> str:
         "cancelled": pgettext("game status", "cancelled"),
     }
     return words.get(state, state)
-
-
-def held(piece: str, n: int) -> str:
-    """'5 followers', '1 abbey', '2 tunnel tokens': what a player holds."""
-    if piece == "follower":
-        return ngettext("{n} follower", "{n} followers", n).format(n=n)
-    if piece == "abbot":
-        return ngettext("{n} abbot", "{n} abbots", n).format(n=n)
-    if piece == "mayor":
-        return ngettext("{n} mayor", "{n} mayors", n).format(n=n)
-    if piece == "wagon":
-        return ngettext("{n} wagon", "{n} wagons", n).format(n=n)
-    if piece == "barn":
-        return ngettext("{n} barn", "{n} barns", n).format(n=n)
-    if piece == "abbey":
-        return ngettext("{n} abbey", "{n} abbeys", n).format(n=n)
-    if piece == "tokens":
-        return ngettext("{n} tunnel token", "{n} tunnel tokens", n).format(n=n)
-    return f"{piece} {n}"
 
 
 def points(n: int) -> str:

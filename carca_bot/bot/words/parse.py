@@ -6,6 +6,7 @@ import re
 
 from carca_bot.bot.words.refused import Refused
 from carca_bot.engine.catalogue import EXPANSIONS
+from carca_bot.engine.rules import expansion_named
 from carca_bot.i18n import Domain
 
 _T = Domain("bot")
@@ -65,24 +66,22 @@ def feature_kind(text: str) -> str | None:
 
 
 def expansions(text: str | None) -> frozenset[str]:
-    """'river, abbot' -> frozenset; 'all' means every expansion; empty means none."""
+    """'river, abbot' -> frozenset; 'all' means every expansion; empty means none. A word
+    is an expansion's code or one of its record's aliases (`rules.expansion_named`:
+    'inns', 'Traders & Builders', 'tb')."""
     if not text:
         return frozenset()
-    words = [w.strip().lower().replace(" ", "_").replace("&", "_")
-             for w in re.split(r"[,+;]", text[:MAX_TEXT * 2]) if w.strip()]
-    if words == ["all"]:
+    words = [w.strip() for w in re.split(r"[,+;]", text[:MAX_TEXT * 2]) if w.strip()]
+    if [w.lower() for w in words] == ["all"]:
         return frozenset(EXPANSIONS)
-    if words == ["none"]:
+    if [w.lower() for w in words] == ["none"]:
         return frozenset()
-    aliases = {"abbey": "abbey_mayor", "mayor": "abbey_mayor", "king": "king_robber",
-               "robber": "king_robber", "abbey_and_mayor": "abbey_mayor",
-               "king_and_robber": "king_robber", "shrines": "cult", "tunnels": "tunnel"}
     chosen = set()
     for word in words:
-        name = aliases.get(word, word)
-        if name not in EXPANSIONS:
+        name = expansion_named(word)
+        if name is None:
             raise Refused(_("unknown expansion '{word}': choose from {expansions} "
                              "(comma-separated), or 'all'").format(
-                word=word, expansions=", ".join(EXPANSIONS)))
+                word=word.lower(), expansions=", ".join(EXPANSIONS)))
         chosen.add(name)
     return frozenset(chosen)

@@ -28,8 +28,8 @@ from carca_bot.engine.moves import (
 )
 from carca_bot.i18n import Domain
 from carca_bot.service import Played, Told, TurnView
+from carca_bot.words import must_now, say, situation
 from carca_bot.words import must_words as task_words
-from carca_bot.words import say, situation
 
 _T = Domain("bot")
 _ = _T.gettext
@@ -38,7 +38,7 @@ pgettext = _T.pgettext
 
 MAX_CONTENT = 2000  # Discord's message length limit
 SCORE_KINDS = ("score", "challenge", "king", "robber")
-KIND_ORDER = ("road", "city", "monastery", "shrine", "abbey", "garden", "field", "barn",
+KIND_ORDER = ("road", "city", "monastery", "shrine", "abbey", "garden", "field", "barn", "goods",
               "king", "robber")
 
 
@@ -63,7 +63,7 @@ def pinged(view: TurnView) -> list[str]:
 
 def must_words(view: TurnView) -> str:
     """'place a tile', said to the player who must do it."""
-    return task_words(view.must, yours=True)
+    return task_words(must_now(view.must, view.tiles_left), yours=True)
 
 
 def scored(name: str, score: int, resigned: bool) -> str:
@@ -127,12 +127,16 @@ def next_line(view: TurnView, tile: str | None = None, picture_below: bool = Tru
         "wagon": _("{who}, your wagon's feature was scored: `/carc wagon` to move it or "
                    "return it."),
         "abbey_round": _("{who}, place your abbey (`/carc abbey`) or skip it."),
+        "abbey": _("{who}, no tile is left to draw: place your abbey (`/carc abbey`)."),
     }
-    if view.must in said:
-        line = said[view.must].format(who=who, tile=tile)
+    must = must_now(view.must, view.tiles_left)
+    if must in said:
+        line = said[must].format(who=who, tile=tile)
     else:
         doing = safe_text(view, situation(view))
         line = _("{who}, {doing}.").format(who=who, doing=doing)
+    if view.part == 2:  # a builder's double turn: the same turn goes on
+        line += " " + _("(The second part of the turn: the builder's road or city grew.)")
     timer = timer_words(view)
     return line + (f" {timer}" if timer else "")
 

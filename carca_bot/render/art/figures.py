@@ -23,6 +23,10 @@ OUTLINE_W = 0.05
 WOOD = (110, 70, 40)
 PIECE_GROUND = (176, 132, 84)  # a held piece's disc: its rim, then its face
 PIECE_FACE = (238, 222, 188)
+IRON = (120, 124, 132)  # the builder's hammer
+GRAPE, LEAF = (118, 40, 116), (70, 132, 52)  # Traders & Builders' goods
+WHEAT, WHEAT_DARK = (232, 182, 62), (168, 118, 30)
+CLOTH, CLOTH_DARK = (196, 48, 52), (132, 28, 34)
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,12 @@ _MAYOR_RIGHT: list[Pt] = [
 _LARGE_RIGHT: list[Pt] = [
     (0.6, 0.33), (0.8, 0.34), (0.97, 0.4), (0.995, 0.5), (0.95, 0.6), (0.74, 0.6),
     (0.8, 0.76), (0.98, 0.92), (0.95, 0.995), (0.62, 0.995), (0.5, 0.9),
+]
+# The builder (Traders & Builders): a taller, slimmer worker with a hammer raised on one
+# side, so it reads apart from any follower even at the size of a board square.
+_BUILDER_RIGHT: list[Pt] = [
+    (0.56, 0.3), (0.68, 0.34), (0.8, 0.42), (0.84, 0.5), (0.78, 0.54), (0.64, 0.48),
+    (0.66, 0.72), (0.76, 0.92), (0.72, 0.99), (0.58, 0.99), (0.5, 0.82),
 ]
 _ABBOT_RIGHT: list[Pt] = [
     (0.5, 0.0), (0.63, 0.12), (0.69, 0.27), (0.76, 0.37), (0.93, 0.5), (0.9, 0.6),
@@ -86,6 +96,21 @@ def _parts(kind: str) -> tuple[list[Part], Pt, float]:
         hx, hy = _turned([(0.5, 0.18)])[0]
         belt = Part(_turned(((0.28, 0.58), (0.72, 0.58), (0.72, 0.66), (0.28, 0.66))), shade=0.65)
         return [Part(lying), Part(circle=(hx, hy, 0.175 * 0.88)), belt], (0.6, 0.55), 0.22
+    if kind == "builder":
+        handle = Part(((0.12, 0.52), (0.19, 0.5), (0.3, 0.15), (0.23, 0.13)), colour=WOOD)
+        hammer = Part(((0.08, 0.16), (0.36, 0.04), (0.41, 0.15), (0.13, 0.27)), colour=IRON)
+        hat = Part(((0.33, 0.11), (0.67, 0.11), (0.74, 0.17), (0.26, 0.17)), shade=0.6)
+        return ([Part(_body(_BUILDER_RIGHT)), Part(circle=(0.5, 0.2, 0.12)), hat, handle,
+                 hammer], (0.5, 0.63), 0.22)
+    if kind == "pig":
+        snout = Part(circle=(0.9, 0.52, 0.07), shade=0.7)
+        legs = [Part(((x, 0.66), (x + 0.1, 0.66), (x + 0.1, 0.9), (x, 0.9))) for x in
+                (0.22, 0.38, 0.58, 0.72)]
+        ears = [Part(((0.7, 0.3), (0.8, 0.16), (0.84, 0.34)), shade=0.7)]
+        tail = Part(tuple(arc(0.1, 0.4, 0.06, 0.06, 90, 400, 10)), shade=0.7)
+        trunk = Part(tuple(arc(0.47, 0.52, 0.38, 0.23, 0, 360, 32)))
+        face = Part(circle=(0.78, 0.45, 0.16))
+        return [*legs, tail, trunk, face, *ears, snout], (0.44, 0.54), 0.22
     if kind == "abbot":
         face = Part(tuple(arc(0.5, 0.22, 0.075, 0.095, 0, 360, 16)), shade=0.55)
         return [Part(_body(_ABBOT_RIGHT)), face], (0.5, 0.7), 0.24
@@ -195,7 +220,46 @@ def draw_marker(kind: str, size: int) -> Image.Image:
 # point with a radius: on the piece's disc, and on the tiles whose cities carry a modifier
 # of that name (a goods symbol on a city, as on the printed tiles).
 Emblem = Callable[[Canvas, Pt, float], None]
-EMBLEMS: dict[str, Emblem] = {}
+
+
+def _wine(cv: Canvas, c: Pt, r: float) -> None:
+    """A bunch of grapes under a vine leaf."""
+    x, y = c
+    cv.line([(x, y - 0.95 * r), (x + 0.1 * r, y - 0.6 * r)], 0.12 * r, WOOD)
+    cv.polygon([(x + 0.05 * r, y - 0.7 * r), (x + 0.55 * r, y - 0.95 * r),
+                (x + 0.45 * r, y - 0.5 * r)], LEAF, pal.OUTLINE, 0.06 * r)
+    for row, count in enumerate((4, 3, 2, 1)):
+        for i in range(count):
+            gx = x + (i - (count - 1) / 2) * 0.34 * r
+            cv.circle(gx, y - 0.4 * r + row * 0.32 * r, 0.19 * r, GRAPE, pal.OUTLINE, 0.05 * r)
+
+
+def _grain(cv: Canvas, c: Pt, r: float) -> None:
+    """A sheaf of wheat: three stalks with their ears, tied in the middle."""
+    x, y = c
+    for dx in (-0.45, 0.0, 0.45):
+        top = (x + dx * r, y - 0.55 * r)
+        cv.line([(x + dx * 0.3 * r, y + 0.9 * r), top], 0.1 * r, WHEAT_DARK)
+        cv.ellipse(top[0], top[1], 0.17 * r, 0.38 * r, WHEAT, pal.OUTLINE, 0.05 * r)
+        for k in (-0.15, 0.1):
+            cv.line([(top[0] - 0.12 * r, top[1] + k * r), (top[0] + 0.12 * r, top[1] + k * r)],
+                    0.04 * r, WHEAT_DARK, min_px=0.5)
+    cv.rect(x - 0.3 * r, y + 0.18 * r, x + 0.3 * r, y + 0.34 * r, CLOTH_DARK)
+
+
+def _cloth(cv: Canvas, c: Pt, r: float) -> None:
+    """A bolt of cloth: a roll seen from its end, its loose length folded below."""
+    x, y = c
+    cv.polygon([(x - 0.75 * r, y - 0.1 * r), (x + 0.75 * r, y - 0.1 * r),
+                (x + 0.85 * r, y + 0.75 * r), (x - 0.65 * r, y + 0.75 * r)], CLOTH, pal.OUTLINE,
+               0.06 * r)
+    cv.line([(x - 0.7 * r, y + 0.35 * r), (x + 0.8 * r, y + 0.35 * r)], 0.08 * r, CLOTH_DARK)
+    cv.rect(x - 0.75 * r, y - 0.7 * r, x + 0.5 * r, y - 0.05 * r, CLOTH, pal.OUTLINE, 0.06 * r)
+    cv.ellipse(x + 0.5 * r, y - 0.375 * r, 0.2 * r, 0.33 * r, CLOTH_DARK, pal.OUTLINE, 0.06 * r)
+    cv.ellipse(x + 0.5 * r, y - 0.375 * r, 0.06 * r, 0.1 * r, pal.OUTLINE)
+
+
+EMBLEMS: dict[str, Emblem] = {"wine": _wine, "grain": _grain, "cloth": _cloth}
 
 
 def draw_piece(kind: str, size: int) -> Image.Image:

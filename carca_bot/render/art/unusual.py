@@ -24,6 +24,7 @@ from carca_bot.render.art.tile_layout import (
     dome,
     generic_plan,
     outside,
+    through,
     to_point,
     turned,
     via,
@@ -187,6 +188,85 @@ def _ic8(plan: Plan) -> None:
     plan.roads = [RoadArt(to_point(2, (0.5, 0.16)), "gate")]
 
 
+def _emblems_kept(draw: Callable[[Plan], None]) -> Callable[[Plan], None]:
+    """An override that redraws the cities, keeping each city's badges where it puts them
+    (the first city's at its corner or band, as `city_for` would)."""
+    def override(plan: Plan) -> None:
+        kept = [c.emblems for c in plan.cities]
+        draw(plan)
+        for city, emblems in zip(plan.cities, kept, strict=False):
+            city.emblems = emblems
+    return override
+
+
+def _tb3(plan: Plan) -> None:
+    """A city across the tile under a northern field, a separate city on the south edge,
+    and a little enclosed field between the two."""
+    top = dome(0.3)
+    main = CityArt([[*top, (0.0, 1.0), (1.0, 1.0)]], [top])
+    main.emblems = [(name, (0.5, 0.45)) for name, _ in plan.cities[0].emblems]
+    plan.cities = [main, cap(2, 0.24), _pocket((0.5, 0.64), 0.07)]
+
+
+def _tb6(plan: Plan) -> None:
+    """A corner city and two caps, walled from each other, round an enclosed field."""
+    lo, hi = 0.38, 0.72
+    nw = [(0.0, 0.0), (1.0, 0.0), (hi, lo), (lo, lo), (lo, hi), (0.0, 1.0)]
+    east = [(1.0, 0.0), (1.0, 1.0), (hi, hi), (hi, lo)]
+    south = [(0.0, 1.0), (1.0, 1.0), (hi, hi), (lo, hi)]
+    inner = [(lo, lo), (hi, lo), (hi, hi), (lo, hi)]
+    emblems = [(name, (0.2, 0.2)) for name, _ in plan.cities[0].emblems]
+    plan.cities = [CityArt([nw], [nw[1:]], emblems=emblems), CityArt([east], [east[1:]]),
+                   CityArt([south], [south[1:]]),
+                   CityArt([inner], [[*inner, inner[0]]], colour=palette.FIELD)]
+
+
+def _tb8(plan: Plan) -> None:
+    """Both roads end at the city (as KR4) but the grass between them is one field."""
+    _kr4(plan)
+    plan.cities[0].walls.pop()
+
+
+def _tb9(plan: Plan) -> None:
+    """A smaller corner city, clear of the southern one; the east road ends at its gate."""
+    corner = corner_nw(0.42)
+    plan.cities = [corner, cap(2, 0.26)]
+    plan.roads = [RoadArt(via(1, (0.72, 0.46), (0.5, 0.38), (0.3, 0.34)), "gate")]
+
+
+def _se_wall(start: Pt) -> Callable[[Plan], None]:
+    """The city's wall runs on from `start` to the south-east corner, parting two fields."""
+    def wall(plan: Plan) -> None:
+        plan.cities[0].walls.append(spline([start, (0.72, 0.72), (1.02, 1.02)]))
+    return wall
+
+
+def _tb14(plan: Plan) -> None:
+    """Two corner cities, north-west and south-east, and the field enclosed between."""
+    nw, se = corner_nw(0.4), turned(corner_nw(0.4), 2)
+    nw.emblems = plan.cities[0].emblems
+    lens = [*nw.walls[0], *se.walls[0]]
+    plan.cities = [nw, se, CityArt([lens], [], colour=palette.FIELD)]
+
+
+def _tb16(plan: Plan) -> None:
+    plan.roads = [RoadArt(via(1, (0.72, 0.47), (0.6, 0.34), (0.56, 0.16)), "gate")]
+
+
+def _tb23(plan: Plan) -> None:
+    """The south road ends at the city's gate; the west road at houses beside it."""
+    plan.roads = [RoadArt(to_point(2, (0.5, 0.16)), "gate"),
+                  RoadArt(to_point(3, (0.36, 0.5)), "houses")]
+    plan.houses = [(0.4, 0.5)]
+
+
+def _tb24(plan: Plan) -> None:
+    """The west-east road crosses the north-south one on a bridge."""
+    plan.roads = [RoadArt(through(0, 2)), RoadArt(through(1, 3))]
+    plan.village = None
+    plan.bridge = CENTRE
+
+
 _OVERRIDES: dict[str, Callable[[Plan], None]] = {
     "AM2": lambda p: _crossed(p, True), "KR5": lambda p: _crossed(p, False), "AM3": _am3,
     "AM4": _am4, "AM6": _west_gate, "KR2": _west_gate, "KR3": _west_gate, "AM7": _am7, "AM8": _am8,
@@ -194,6 +274,10 @@ _OVERRIDES: dict[str, Callable[[Plan], None]] = {
     "RV-city-road": _rv_city_road, "RV-bridge": _rv_bridge,
     "RV-city-curve": _rv_city_curve, "TU4": _tu4,
     "IC3": _ic3, "IC5": _ic5, "IC6": _ic6, "IC7": _ic7, "IC8": _ic8,
+    "TB3": _tb3, "TB4": _tb3, "TB6": _tb6, "TB7": _emblems_kept(_kr4),
+    "TB8": _emblems_kept(_tb8), "TB9": _emblems_kept(_tb9), "TB10": _emblems_kept(_tb9),
+    "TB12": _se_wall((0.4, 0.62)), "TB14": _tb14, "TB16": _tb16,
+    "TB22": _se_wall((0.62, 0.4)), "TB23": _tb23, "TB24": _tb24,
 }
 
 
