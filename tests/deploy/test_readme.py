@@ -14,7 +14,7 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 RUN = ("python3 -m venv .venv && .venv/bin/pip install -c constraints.txt . && "
        ".venv/bin/carca-bot run")
 TEST = ("python3 -m venv .venv && .venv/bin/pip install -q -c constraints.txt -e '.[test]' "
-        "&& .venv/bin/python -m pytest -q")
+        "&& .venv/bin/python -m pytest -q -n auto")
 # Files other branches add (the lock file, the copy of the record spec); once merged
 # they are in the repository like the rest, and this set can go.
 ADDED_ELSEWHERE: set[str] = set()
