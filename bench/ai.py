@@ -49,7 +49,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ai_think.py beside it
 
-from ai_think import MIXES, late_think, parallel, rate
+from ai_think import MIXES, ROTATED, late_think, parallel, rate
 
 from carca_bot.ai import estimate
 from carca_bot.ai.arena import Result, play_game
@@ -327,8 +327,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--parallel", type=int, default=0,
                         help="first play the strong level on this many positions through "
                              "the bot's pool of two workers (root parallelism), at --budget")
-    parser.add_argument("--mixes", nargs="*", default=list(MIXES),
-                        help=f"expansion mixes, rotating: {', '.join(MIXES)}")
+    parser.add_argument("--mixes", nargs="*", default=list(ROTATED), choices=list(MIXES),
+                        help=f"expansion mixes, rotating (default {' '.join(ROTATED)})")
     parser.add_argument("--strong", nargs="*", default=[], metavar="KEY=VALUE",
                         help="the strong level's search settings, changed for this run "
                              "(carca_bot/ai/mcts.py Config: explore, bias, widen_base, "

@@ -24,7 +24,14 @@ MIXES: dict[str, frozenset[str]] = {
     "king_robber+cult": frozenset({"king_robber", "cult"}),
     "tunnel": frozenset({"tunnel"}),
     "all": frozenset({"river", "abbot", "abbey_mayor", "king_robber", "cult", "tunnel"}),
+    # Inns & Cathedrals and Traders & Builders: chosen with --mixes, not rotated by
+    # default, so an arena resumed with --offset keeps the rotation it began with.
+    "inns_cathedrals": frozenset({"inns_cathedrals"}),
+    "traders_builders": frozenset({"traders_builders"}),
+    "every": frozenset({"river", "abbot", "abbey_mayor", "king_robber", "cult", "tunnel",
+                        "inns_cathedrals", "traders_builders"}),
 }
+ROTATED = ("base", "river+abbot", "abbey_mayor", "king_robber+cult", "tunnel", "all")
 
 def late_positions(count: int, mixes: Sequence[str], left: int = 15) -> list[tuple[Game, str]]:
     """Late-game positions (`left` tiles in the pile) of greedy 2-player games, each

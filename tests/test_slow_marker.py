@@ -28,3 +28,6 @@ def test_marking_by_place() -> None:
     assert not is_slow("tests/render/test_art.py::test_every_tile_has_art")
     assert not is_slow("tests/render/test_art.py::test_committed_art_is_current_too")
     assert not is_slow("tests/engine/test_river.py::test_river")
+    assert is_slow("tests/store/test_store.py::test_x[postgresql]")
+    assert is_slow("tests/privacy/test_erase.py::test_y[postgresql-2]")
+    assert not is_slow("tests/store/test_store.py::test_x[sqlite]")
