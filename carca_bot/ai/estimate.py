@@ -26,10 +26,10 @@ from __future__ import annotations
 import math
 
 from carca_bot.ai.closing import Fits, closers, dead, fits_of, open_squares
-from carca_bot.ai.evaluate import goods_majorities, rewards
-from carca_bot.engine.board import Board, Feature
+from carca_bot.ai.evaluate import goods_majorities, held_by_feature, rewards
+from carca_bot.engine.board import Feature
 from carca_bot.engine.catalogue import Kind
-from carca_bot.engine.figures import CORNER_FIGURES, FARMERS, require_figures, strength
+from carca_bot.engine.figures import require_figures
 from carca_bot.engine.game import Game
 
 # A figure in hand, per figure name: points it is worth with many turns to go (times
@@ -158,37 +158,13 @@ def _owners(strengths: dict[int, int]) -> list[int]:
     return [p for p, s in strengths.items() if s == best]
 
 
-def _held(board: Board, game: Game
-          ) -> dict[int, tuple[dict[int, int], dict[int, int], dict[int, int]]]:
-    """Per feature (its root): each player's strength in its majority, among its farmers
-    and among its barns, as `scoring.majority` counts them."""
-    find, features = board.find, board.features
-    out: dict[int, tuple[dict[int, int], dict[int, int], dict[int, int]]] = {}
-    for fig in game.figures:
-        root = find(fig.node)
-        entry = out.get(root)
-        if entry is None:
-            entry = out[root] = ({}, {}, {})
-        kind = fig.kind
-        if kind in CORNER_FIGURES:
-            entry[2][fig.player] = entry[2].get(fig.player, 0) + 1
-            continue
-        feat = features[root]
-        assert feat is not None
-        power = strength(kind, feat.pennants)
-        if kind in FARMERS:  # a large follower farms with its strength (2), as it scores
-            entry[1][fig.player] = entry[1].get(fig.player, 0) + power
-        entry[0][fig.player] = entry[0].get(fig.player, 0) + power
-    return out
-
-
 def estimates(game: Game) -> list[float]:
     """Each player's worth in points (see the module's docstring)."""
     if game.finished:
         return [float(s) for s in game.scores]
     reader = _Reader(game)
     features = game.board.features
-    for root, (most, farmers, barns) in _held(game.board, game).items():
+    for root, (most, farmers, barns) in held_by_feature(game.board, game).items():
         feat = features[root]
         assert feat is not None
         if feat.kind is Kind.FIELD:

@@ -46,25 +46,8 @@ def values(game: Game, light: bool = False) -> list[float]:
     board = game.board
     left = game.tiles_left
     turns_each = left / len(game.players)  # turns each player still has, roughly
-    find, features = board.find, board.features
-    # One pass over the figures: per feature, each player's strength in its majority,
-    # among its farmers and among its barns (as `scoring.majority` counts them).
-    held: dict[int, tuple[dict[int, int], dict[int, int], dict[int, int]]] = {}
-    for fig in game.figures:
-        root = find(fig.node)
-        entry = held.get(root)
-        if entry is None:
-            entry = held[root] = ({}, {}, {})
-        kind = fig.kind
-        if kind in CORNER_FIGURES:
-            entry[2][fig.player] = entry[2].get(fig.player, 0) + 1
-            continue
-        feat = features[root]
-        assert feat is not None
-        power = strength(kind, feat.pennants)
-        if kind in FARMERS:  # a large follower farms with its strength (2), as it scores
-            entry[1][fig.player] = entry[1].get(fig.player, 0) + power
-        entry[0][fig.player] = entry[0].get(fig.player, 0) + power
+    features = board.features
+    held = held_by_feature(board, game)  # one pass over the figures
     for root, (most, farmers, barns) in held.items():
         feat = features[root]
         assert feat is not None
@@ -94,6 +77,30 @@ def values(game: Game, light: bool = False) -> list[float]:
             figures = sum(_hand_worth(k) * min(n, turns_each) for k, n in hand.items())
             scores[p] += _PER_FIGURE * use * figures
     return scores
+
+
+def held_by_feature(board: Board, game: Game,
+                    ) -> dict[int, tuple[dict[int, int], dict[int, int], dict[int, int]]]:
+    """Per feature (its root): each player's strength in its majority, among its farmers
+    and among its barns, as `scoring.majority` counts them."""
+    find, features = board.find, board.features
+    out: dict[int, tuple[dict[int, int], dict[int, int], dict[int, int]]] = {}
+    for fig in game.figures:
+        root = find(fig.node)
+        entry = out.get(root)
+        if entry is None:
+            entry = out[root] = ({}, {}, {})
+        kind = fig.kind
+        if kind in CORNER_FIGURES:
+            entry[2][fig.player] = entry[2].get(fig.player, 0) + 1
+            continue
+        feat = features[root]
+        assert feat is not None
+        power = strength(kind, feat.pennants)
+        if kind in FARMERS:  # a large follower farms with its strength (2), as it scores
+            entry[1][fig.player] = entry[1].get(fig.player, 0) + power
+        entry[0][fig.player] = entry[0].get(fig.player, 0) + power
+    return out
 
 
 def goods_majorities(game: Game) -> list[float]:
