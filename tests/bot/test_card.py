@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -243,14 +244,18 @@ async def test_the_turn_steps_edit_one_private_message(harness: BotHarness) -> N
     await begin(h)
     player, view = await to_act(h)
     legal = await choices(h, player)
-    x, y, _ = legal.placements[0]
-    requests = await h.command(player, "place", square=f"{x},{y}",
-                               rotation=legal.placements[0][2])
+    # A square the tile fits more than one way, so Rotate turns it (where it fits only
+    # one way, Rotate answers with a refusal of its own, which the deal sometimes gave)
+    ways = Counter((x, y) for x, y, _ in legal.placements)
+    x, y, rotation = max(legal.placements, key=lambda p: ways[(p[0], p[1])])
+    requests = await h.command(player, "place", square=f"{x},{y}", rotation=rotation)
     (preview,) = followups(requests)
     assert preview.ephemeral
     steps: list[Request] = []
     view = await h.bot.service.status(place_of(h), str(player[0]))
-    steps += await h.click(player, f"carc:rotate:{view.game_id}:{view.version}", ephemeral=True)
+    if ways[(x, y)] > 1:
+        steps += await h.click(player, f"carc:rotate:{view.game_id}:{view.version}",
+                               ephemeral=True)
     view = await h.bot.service.status(place_of(h), str(player[0]))
     legal = await choices(h, player)
     if legal.deployments:
