@@ -53,7 +53,7 @@ from ai_think import MIXES, ROTATED, late_think, parallel, rate
 
 from carca_bot.ai import estimate
 from carca_bot.ai.arena import Result, play_game
-from carca_bot.ai.mcts import Config, plain_leaf
+from carca_bot.ai.mcts import Config, light_leaf, plain_leaf
 from carca_bot.ai.players import LEVELS, STRONG, Budget
 from carca_bot.engine.setup import Setup
 
@@ -63,7 +63,7 @@ TABLES4 = ("strong:medium", "medium:easy", "strong:medium:easy:greedy")
 Job = tuple[tuple[str, ...], str, int, Budget, Config]  # levels, mix, seed, strong's
 # budget and search settings
 LEAVES = {"estimate": estimate.leaf, "shared": plain_leaf,  # --strong leaf=...
-          "win": estimate.win_leaf}
+          "win": estimate.win_leaf, "light": light_leaf}
 
 
 def strong_config(pairs: Sequence[str]) -> tuple[Config, dict[str, str]]:
@@ -78,6 +78,8 @@ def strong_config(pairs: Sequence[str]) -> tuple[Config, dict[str, str]]:
             config = replace(config, paranoid=text in ("1", "true", "yes"))
         elif key == "depth":
             config = replace(config, depth=int(text))
+        elif key == "depth_many":
+            config = replace(config, depth_many=int(text))
         elif key == "explore":
             config = replace(config, explore=float(text))
         elif key == "bias":
@@ -96,7 +98,8 @@ def settings(config: Config) -> dict[str, str]:
     leaf = next((name for name, fn in LEAVES.items() if fn is config.leaf), "other")
     return {"leaf": leaf, "bias": f"{config.bias:g}", "explore": f"{config.explore:g}",
             "widen_base": f"{config.widen_base:g}", "widen_power": f"{config.widen_power:g}",
-            "depth": str(config.depth), "paranoid": "1" if config.paranoid else "0"}
+            "depth": str(config.depth), "depth_many": str(config.depth_many),
+            "paranoid": "1" if config.paranoid else "0"}
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -332,7 +335,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--strong", nargs="*", default=[], metavar="KEY=VALUE",
                         help="the strong level's search settings, changed for this run "
                              "(carca_bot/ai/mcts.py Config: explore, bias, widen_base, "
-                             "widen_power, depth, paranoid; leaf=estimate|shared|win)")
+                             "widen_power, depth, depth_many, paranoid; "
+                             "leaf=estimate|shared|win|light)")
     parser.add_argument("--save", type=Path, default=None,
                         help="append each finished game to this file (JSON lines)")
     parser.add_argument("--pooled", type=Path, nargs="+", default=None,

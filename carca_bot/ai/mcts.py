@@ -19,7 +19,9 @@ UCB1 on the deciding player's reward plus a progressive bias (`Config.bias` time
 plan's prior, in points behind the best plan, over its visits + 1), so the first
 iterations go to the plans the evaluation likes and the bias fades as samples come in.
 Leaves beyond the depth limit are evaluated, not played out: a random playout costs
-more than many evaluations and tells less.
+more than many evaluations and tells less. At a table of three or more the limit is
+the next player's answer (`Config.depth_at`), so every sample of a plan is taken at
+the same horizon.
 
 `RootStats` is what a search learnt at its root; two searches of the same position
 (root parallelism: `carca_bot.workers.Thinker` runs a second one on an idle worker)
@@ -70,6 +72,11 @@ def plain_leaf(game: Game) -> list[float]:
     return rewards(values(game))
 
 
+def light_leaf(game: Game) -> list[float]:
+    """The easy level's view (the board as if the game ended now, no hand) as a leaf."""
+    return rewards(values(game, light=True))
+
+
 @dataclass(frozen=True)
 class Config:
     """How a search spends its iterations (the strong level's are `players.STRONG`)."""
@@ -78,12 +85,25 @@ class Config:
     bias: float = 0.0  # progressive bias: weight of a plan's prior (points behind the best)
     widen_base: float = 2.0  # plans open after n visits: 1 + base * n ** power
     widen_power: float = 0.5
-    depth: int = 4  # decisions below the root before a leaf is evaluated
+    depth: int = 4  # decisions below the root before a leaf is evaluated (2 players)
+    depth_many: int = 2  # ... at a table of three or more (see `depth_at`)
     leaf: Leaf = plain_leaf
     paranoid: bool = False  # every other player minimises the root player's reward
 
     def widen(self, visits: int) -> int:
         return 1 + int(self.widen_base * visits ** self.widen_power)
+
+    def depth_at(self, players: int) -> int:
+        """The depth limit at a table of `players`. A plan's mean mixes samples from
+        every depth its subtree reached, and each decision below the root that is an
+        opponent's lowers the root player's lead (their reply adds to their value).
+        At two players the decisions alternate and that drift mostly cancels; at four,
+        the three below the root are all opponents', so a plan visited more (its
+        subtree deeper) looked worse for it. Measured at four players (130
+        iterations, the same 19 seeds): 26% of the wins at depth 4 against 63% at 60
+        iterations, where few samples went deeper. So at three or more, every sample
+        stops at one horizon: after the next player's answer."""
+        return self.depth if players <= 2 else self.depth_many
 
 
 DEFAULT = Config()
@@ -129,6 +149,7 @@ class Search:
         self.rng = rng
         self.seed = rng.getrandbits(64)  # the search's own sampled orders come from it
         self.order = 0  # which sampled order of the pile this iteration follows
+        self.depth = config.depth_at(len(game.players))
         player = game.deciding
         assert player is not None
         self.root = Decision(player)
@@ -231,7 +252,7 @@ class Search:
             child = node.children[pick]
             if child is None:
                 child = node.children[pick] = self._child(plan)
-            if child is None or depth + 1 >= self.config.depth:
+            if child is None or depth + 1 >= self.depth:
                 reward = self._leaf()
             else:
                 reward = self._visit(child, depth + 1)

@@ -107,6 +107,8 @@ def test_the_strong_searchs_settings_can_change_for_a_run_and_are_kept(
     assert (config.bias, config.paranoid, config.depth) == (2.5, True, 3)
     assert config.leaf is bench.plain_leaf and given["bias"] == "2.5"
     assert given["leaf"] == "shared" and given["explore"] == "3"  # every setting, in words
+    for name in ("estimate", "win", "light"):  # each leaf the saved design games name
+        assert bench.strong_config([f"leaf={name}"])[1]["leaf"] == name
     with pytest.raises(SystemExit):
         bench.main(["--strong", "nerve=9", "--budget", "0", "--iterations", "2"])
     saved = tmp_path / "games.jsonl"
@@ -117,7 +119,7 @@ def test_the_strong_searchs_settings_can_change_for_a_run_and_are_kept(
     kept = bench.json.loads(saved.read_text().splitlines()[0])["strong"]
     assert kept["bias"] == "0.5" and kept["leaf"] == "estimate"
     bench.main(["--pooled", str(saved)])
-    assert "bias=0.5,depth=4,explore=3,leaf=estimate," in capsys.readouterr().out
+    assert "bias=0.5,depth=4,depth_many=2,explore=3,leaf=estimate," in capsys.readouterr().out
 
 
 def test_root_parallelism_is_reported_from_the_bots_pool() -> None:

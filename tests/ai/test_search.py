@@ -96,3 +96,38 @@ def test_two_searches_of_one_position_add_their_visits_up() -> None:
     both = one.stats().merged(two.stats())
     assert sum(both.visits) == 30
     assert both.best() in one.root.plans
+
+
+class _Horizons(mcts.Search):
+    """A search that notes how many tiles were placed past the root position in each
+    position it evaluates (the root's tile is the first)."""
+
+    def __init__(self, game: Game, tile: str, config: mcts.Config) -> None:
+        self.seen: set[int] = set()
+        self.first = game.drawn
+        super().__init__(game, tile, random.Random(5), config)
+
+    def _leaf(self) -> list[float]:
+        self.seen.add(self.game.drawn - self.first)
+        return super()._leaf()
+
+
+def _horizons(players: int, config: mcts.Config) -> set[int]:
+    names = tuple("ABCD"[:players])
+    game = Game(Setup(names, frozenset(), seed=11))
+    rng = random.Random(11)
+    for _ in range(2 * players):
+        for move in plan_turn("easy", game, game.draw(), rng):
+            game.push(move)
+    search = _Horizons(sampling.public_copy(game), game.draw(), config)
+    search.run(None, 300)
+    return search.seen
+
+
+def test_at_four_players_every_sample_is_taken_after_the_next_players_answer() -> None:
+    # 1: the root's own plans (their priors); 2: after the next player's answer. Deeper
+    # samples (after two or three opponents' answers) would lower a plan's mean the more
+    # it is visited (see `mcts.Config.depth_at`).
+    assert _horizons(4, mcts.Config()) == {1, 2}
+    assert max(_horizons(4, mcts.Config(depth_many=4))) > 2  # what the test would catch
+    assert max(_horizons(2, mcts.Config())) > 2  # two players: the root moves again
