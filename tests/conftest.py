@@ -30,7 +30,6 @@ SLOW_TESTS = (
     "tests/ai/test_legal.py::test_every_level_plays_a_whole_game_legally",
     "tests/ai/test_legal.py::test_all_expansions_with_any_number_of_players",
     "tests/ai/test_budget.py::test_a_seeded_game_under_an_iteration_budget_is_the_same_game",
-    "tests/ai/test_bench.py::test_a_tiny_run_prints_rates_places_and_think_times",
     "tests/service/test_ai_seats.py::test_two_ais_and_a_person_play_a_whole_game",
     "tests/bot/test_ai_commands.py::test_a_solo_game_against_an_ai_to_the_end",
     # whole games through the bot, with every picture
@@ -57,7 +56,6 @@ SLOW_TESTS = (
     "tests/history/test_replay_html.py::test_page_in_headless_chromium",
     "tests/scale/test_compose.py::test_the_bots_health_check_asks_the_running_process",
     "tests/scale/test_two_processes.py::test_two_processes_apply_every_move_and_timer_once",
-    "tests/store/test_pgbouncer.py::test_games_through_pgbouncer",
     "tests/bot/test_history.py::test_a_game_the_timer_ends_gets_the_pictures_too",
     "tests/bot/test_pseudo_locale.py::test_a_late_post_and_the_final_post_are_translated",
     "tests/bot/test_fair_commands.py::test_a_game_the_timer_ends_says_how_it_was_rated",

@@ -26,37 +26,30 @@ from __future__ import annotations
 import math
 
 from carca_bot.ai.closing import Fits, closers, dead, fits_of, open_squares
-from carca_bot.ai.evaluate import goods_majorities, held_by_feature, rewards
+from carca_bot.ai.evaluate import (
+    HAND_WORTH,
+    goods_majorities,
+    held_by_feature,
+    in_hand,
+    majority,
+    rewards,
+)
+from carca_bot.ai.evaluate import (
+    PIECE_WORTH as PIECE_WORTH,  # its one table, named here too
+)
 from carca_bot.engine.board import Feature
 from carca_bot.engine.catalogue import Kind
-from carca_bot.engine.figures import require_figures
 from carca_bot.engine.game import Game
 
-# A figure in hand, per figure name: points it is worth with many turns to go (times
-# `PER_FIGURE`), as `evaluate.HAND_WORTH` (the large follower of Inns & Cathedrals: 1.6,
-# why there); and a piece held in hand that is no figure (the abbey tile: nothing
-# here). A figure of the engine's table missing here stops the import.
-FIGURE_WORTH: dict[str, float] = {"follower": 1.0, "abbot": 1.0, "mayor": 0.9, "wagon": 1.1,
-                                  "barn": 0.8, "large": 1.6, "builder": 1.2, "pig": 0.6}
-PIECE_WORTH: dict[str, float] = {"abbey": 0.0}
-require_figures(FIGURE_WORTH, "carca_bot/ai/estimate.py FIGURE_WORTH")
-PER_FIGURE = 0.8
-HAND_TURNS = 12.0  # turns each from which on a figure in hand is worth it in full
+# The figures in hand are valued as by the shared evaluation (`evaluate.in_hand`, its
+# tables `HAND_WORTH` and `PIECE_WORTH`: one row per figure name, a figure the table
+# does not know an error, never a silent 0).
+FIGURE_WORTH = HAND_WORTH
 CHASE = 0.3  # share of a feature's worth to a player one strength behind its holders
 HARD = 0.5  # a one-square city only extending tiles can reach: its chance, times this
 ROAD_GROWTH = 0.8  # points an open road end adds while turns are left
 GROWTH_TURNS = 10.0  # turns each over which growth comes in full
 _SQUARES_AROUND = 8
-
-
-def figure_worth(kind: str) -> float:
-    worth = FIGURE_WORTH.get(kind)
-    if worth is None:
-        worth = PIECE_WORTH.get(kind)
-    if worth is None:
-        raise KeyError(f"the AI has no value for the figure {kind!r}: add it to "
-                       "carca_bot/ai/estimate.py FIGURE_WORTH")
-    return worth
 
 
 class _Reader:
@@ -74,7 +67,7 @@ class _Reader:
         self.values = [float(s) for s in game.scores]
 
     def feature(self, root: int, feat: Feature, most: dict[int, int]) -> None:
-        owners = _owners(most)
+        owners = majority(most)
         if not owners:
             return
         worth, open_alive = self.worth(root, feat)
@@ -120,9 +113,9 @@ class _Reader:
             if city.open == 0:
                 cities += 1
         if cities:
-            for p in _owners(farmers):
+            for p in majority(farmers):
                 self.values[p] += 3.0 * cities
-            for p in _owners(barns):
+            for p in majority(barns):
                 self.values[p] += 4.0 * cities
 
     def rest(self) -> None:
@@ -133,11 +126,8 @@ class _Reader:
             self.values[game.robber] += game.completed[Kind.ROAD]
         for p, points in enumerate(goods_majorities(game)):
             self.values[p] += points
-        turns = self.turns
-        use = min(1.0, turns / HAND_TURNS)
-        for p, hand in enumerate(game.hand):
-            figures = sum(figure_worth(k) * min(n, turns) for k, n in hand.items())
-            self.values[p] += PER_FIGURE * use * figures
+        for p, worth in enumerate(in_hand(game, self.turns)):
+            self.values[p] += worth
 
 
 def _completion(ends: int, turns: float) -> float:
@@ -147,15 +137,6 @@ def _completion(ends: int, turns: float) -> float:
         return 0.0
     base = 0.82 ** (ends - 1) * (0.75 if ends == 1 else 0.9)
     return base * min(1.0, turns / (3.0 * ends))
-
-
-def _owners(strengths: dict[int, int]) -> list[int]:
-    if not strengths:
-        return []
-    best = max(strengths.values())
-    if best <= 0:
-        return []
-    return [p for p, s in strengths.items() if s == best]
 
 
 def estimates(game: Game) -> list[float]:

@@ -55,12 +55,12 @@ def values(game: Game, light: bool = False) -> list[float]:
             if farmers or barns:
                 cities = _field_cities(board, feat)
                 if cities:
-                    for p in _owners(farmers):
+                    for p in majority(farmers):
                         scores[p] += 3.0 * cities
-                    for p in _owners(barns):
+                    for p in majority(barns):
                         scores[p] += 4.0 * cities
             continue
-        owners = _owners(most)
+        owners = majority(most)
         if owners:
             worth = _feature_worth(board, feat, left, light)
             for p in owners:
@@ -72,11 +72,20 @@ def values(game: Game, light: bool = False) -> list[float]:
     if game.robber is not None:
         scores[game.robber] += game.completed[Kind.ROAD]
     if not light:
-        use = min(1.0, turns_each / 12.0)
-        for p, hand in enumerate(game.hand):
-            figures = sum(_hand_worth(k) * min(n, turns_each) for k, n in hand.items())
-            scores[p] += _PER_FIGURE * use * figures
+        for p, worth in enumerate(in_hand(game, turns_each)):
+            scores[p] += worth
     return scores
+
+
+def in_hand(game: Game, turns_each: float) -> list[float]:
+    """Each player's figures in hand, in points: worth more while turns are left to use
+    them (both evaluations count them so)."""
+    use = min(1.0, turns_each / 12.0)
+    out = []
+    for hand in game.hand:
+        figures = sum(hand_worth(k) * min(n, turns_each) for k, n in hand.items())
+        out.append(_PER_FIGURE * use * figures)
+    return out
 
 
 def held_by_feature(board: Board, game: Game,
@@ -119,7 +128,7 @@ def goods_majorities(game: Game) -> list[float]:
     return points
 
 
-def _hand_worth(kind: str) -> float:
+def hand_worth(kind: str) -> float:
     worth = HAND_WORTH.get(kind)
     if worth is None:
         worth = PIECE_WORTH.get(kind)
@@ -129,7 +138,7 @@ def _hand_worth(kind: str) -> float:
     return worth
 
 
-def _owners(strengths: dict[int, int]) -> list[int]:
+def majority(strengths: dict[int, int]) -> list[int]:
     """The players with the greatest strength (> 0): the majority."""
     if not strengths:
         return []
