@@ -108,6 +108,27 @@ def test_a_player_one_behind_with_a_follower_left_may_still_win_the_majority(
     assert reader.values[0] - game.scores[0] == pytest.approx(worth)
 
 
+def test_a_farmer_beside_an_open_city_has_a_share_of_its_chance() -> None:
+    """B's follower farms the start tile's field above the road, beside A's open city
+    (one open edge, 35 turns each to go: a 0.75 chance): the strong evaluation counts
+    the city for the field at FARM_SHARE of that chance, 3 * 0.5 * 0.75 points; the
+    shared one, which counts completed cities only, nothing. The field below the road
+    touches no city: worth nothing to either."""
+    game = _open_city()
+    start = game.board.tiles[(0, 0)]
+    above, below = start.node_named("EL"), start.node_named("ER")
+    assert above is not None and below is not None
+    assert game.board.feature(above).cities and not game.board.feature(below).cities
+    before = estimate.estimates(game)[1]
+    game.figures.append(Figure(1, "follower", (0, 0), above, "EL", BY_NAME["follower"]))
+    game.figures.append(Figure(0, "follower", (0, 0), below, "ER", BY_NAME["follower"]))
+    values = estimate.estimates(game)
+    assert values[1] - before == pytest.approx(3.0 * estimate.FARM_SHARE * 0.75)
+    assert estimate.FARM_SHARE == 0.5
+    assert values[0] == pytest.approx(estimate.estimates(_open_city())[0])
+    assert evaluate.values(game)[1] == pytest.approx(evaluate.values(_open_city())[1])
+
+
 def test_every_figure_and_piece_the_engine_knows_has_a_value() -> None:
     """Every figure (the large follower of Inns & Cathedrals too), and every piece
     dealt into a hand (tunnel tokens are counted apart, never in `Game.hand`)."""
