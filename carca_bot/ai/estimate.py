@@ -57,9 +57,9 @@ GROWTH_TURNS = 10.0  # turns each over which growth comes in full
 # does), the AI put a farmer down only once the cities around were complete, when the
 # easy and medium players see the field too; counted at its full chance, too early.
 # Measured one decision ahead at four players against three easy (`python
-# bench/evaluation.py`, 420 seeds): the win share rose from 28.4% at 0 to 33.9% at 0.5
-# (margin to the best other -8.4 to -6.7 points); 0.3 did as well, 0.7 and 1.0 no better
-# than 0 (220 and 200 seeds).
+# bench/evaluation.py --games 420 --reward mix --shares 0 0.5`): the win share rose from
+# 28.4% at 0 to 33.9% at 0.5 (margin to the best other -8.4 to -6.7 points); on games
+# 200-419, 0.3 did as well (35.9%), 0.7 no better than 0 (30.8% against 30.2%).
 FARM_SHARE = 0.5
 _SQUARES_AROUND = 8
 
@@ -67,8 +67,9 @@ _SQUARES_AROUND = 8
 class _Reader:
     """One position, read once (see the module's docstring)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, farm_share: float = FARM_SHARE) -> None:
         self.game = game
+        self.farm_share = farm_share
         self.board = game.board
         self.fits: Fits = fits_of(game)
         self.left = self.fits.left(game.supply)
@@ -127,7 +128,7 @@ class _Reader:
             if city.open == 0:
                 cities += 1.0
             else:
-                cities += FARM_SHARE * _completion(city.open, self.turns)
+                cities += self.farm_share * _completion(city.open, self.turns)
         if cities:
             for p in majority(farmers):
                 self.values[p] += 3.0 * cities
@@ -155,11 +156,12 @@ def _completion(ends: int, turns: float) -> float:
     return base * min(1.0, turns / (3.0 * ends))
 
 
-def estimates(game: Game) -> list[float]:
-    """Each player's worth in points (see the module's docstring)."""
+def estimates(game: Game, farm_share: float = FARM_SHARE) -> list[float]:
+    """Each player's worth in points (see the module's docstring; `farm_share`: another
+    `FARM_SHARE`, for `bench/evaluation.py`)."""
     if game.finished:
         return [float(s) for s in game.scores]
-    reader = _Reader(game)
+    reader = _Reader(game, farm_share)
     features = game.board.features
     for root, (most, farmers, barns) in held_by_feature(game.board, game).items():
         feat = features[root]
