@@ -95,10 +95,10 @@ def strong_config(pairs: Sequence[str]) -> tuple[Config, dict[str, str]]:
 
 def settings(config: Config) -> dict[str, str]:
     """A search's settings in words (`--strong`'s keys), and the strong evaluation's
-    share of an open city for a field (`estimate.FARM_SHARE`; games saved before it
-    existed have no such word, so they pool apart)."""
+    weights (`estimate.WEIGHTS`; games saved before they were kept have no such word,
+    so games of each evaluation pool apart)."""
     leaf = next((name for name, fn in LEAVES.items() if fn is config.leaf), "other")
-    return {"leaf": leaf, "farm_share": f"{estimate.FARM_SHARE:g}",
+    return {"leaf": leaf, "weights": estimate.WEIGHTS.words(),
             "bias": f"{config.bias:g}", "explore": f"{config.explore:g}",
             "widen_base": f"{config.widen_base:g}", "widen_power": f"{config.widen_power:g}",
             "depth": str(config.depth), "depth_many": str(config.depth_many),

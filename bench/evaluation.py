@@ -1,20 +1,21 @@
 """The strong evaluation alone, one decision ahead, at tables of four against three easy.
 
-    python bench/evaluation.py [--games N] [--offset K] [--shares 0 0.5 ...]
+    python bench/evaluation.py [--games N] [--offset K] [--try SET ...]
                                [--reward lead|mix] [--procs P]
 
 A search multiplies whatever its leaf gets right or wrong, and a search's games are
 slow (a minute each at the bot's budget); one decision ahead the same evaluation plays
 a 4-player game in about two seconds, so a change to it can be measured on hundreds of
 seeds. Each candidate takes, for its own tile, the plan whose position the strong
-evaluation (`estimate.estimates`, with `--shares` as its `FARM_SHARE`) values most
-for it; its choice between drawing and placing the abbey, and the other three seats,
-are the easy level's. Game g is seeded as `bench/ai.py`'s 4-player game g (the same
-mixes, the candidate in seat g % 4), so every share plays the same deals. `--reward`
-is the value compared: `lead`, the lead over the best of the others (the search's
-leaf), or `mix`, its mean with the lead over the others' mean.
+evaluation (`estimate.estimates`) values most for it, with each `--try` set of its
+weights in turn (`estimate.Weights`: `as-is`, or `name=value,name=value` changed);
+its choice between drawing and placing the abbey, and the other three seats, are the
+easy level's. Game g is seeded as `bench/ai.py`'s 4-player game g (the same mixes,
+the candidate in seat g % 4), so every set plays the same deals. `--reward` is the
+value compared: `lead`, the lead over the best of the others (the search's leaf), or
+`mix`, its mean with the lead over the others' mean.
 
-Prints one line per share: its win share with the Wilson 95% interval (fair 25%) and
+Prints one line per set: its win share with the Wilson 95% interval (fair 25%) and
 its mean margin to the best of the others.
 """
 
@@ -25,6 +26,7 @@ import random
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -42,7 +44,7 @@ from carca_bot.engine.moves import Draw
 from carca_bot.engine.setup import Setup
 
 PLAYERS = 4
-Job = tuple[float, str, int]  # share, reward, game number
+Job = tuple[estimate.Weights, str, int]  # weights, reward, game number
 
 
 def _reward(values: list[float], kind: str) -> list[float]:
@@ -54,7 +56,20 @@ def _reward(values: list[float], kind: str) -> list[float]:
     return [(a + b) / 2 for a, b in zip(lead, over_mean, strict=True)]
 
 
-def _pick(game: Game, tile: str, share: float, kind: str) -> Plan:
+def weights(text: str) -> estimate.Weights:
+    """`as-is`, or `name=value,...`: the committed weights with those changed."""
+    if text == "as-is":
+        return estimate.WEIGHTS
+    changes = {}
+    for pair in text.split(","):
+        name, _, value = pair.partition("=")
+        if name not in estimate.Weights.__dataclass_fields__ or not value:
+            raise SystemExit(f"--try: {pair!r} is not name=value of estimate.Weights")
+        changes[name] = float(value)
+    return replace(estimate.WEIGHTS, **changes)
+
+
+def _pick(game: Game, tile: str, chosen: estimate.Weights, kind: str) -> Plan:
     """The plan of `tile` the strong evaluation values most for whoever decides."""
     work = sampling.public_copy(game)
     player = work.deciding
@@ -63,7 +78,7 @@ def _pick(game: Game, tile: str, share: float, kind: str) -> Plan:
     best_worth = -float("inf")
     for plan in plans(work, tile):
         count = play(work, plan)
-        worth = _reward(estimate.estimates(work, share), kind)[player]
+        worth = _reward(estimate.estimates(work, chosen), kind)[player]
         undo(work, count)
         if worth > best_worth:
             best, best_worth = plan, worth
@@ -74,7 +89,7 @@ def _pick(game: Game, tile: str, share: float, kind: str) -> Plan:
 
 def play_one(job: Job) -> tuple[float, int]:
     """One game: the candidate's win (a tie for first shared) and margin to the best other."""
-    share, kind, number = job
+    chosen, kind, number = job
     seat = number % PLAYERS
     setup = Setup(tuple(f"P{i}" for i in range(PLAYERS)),
                   MIXES[ROTATED[number % len(ROTATED)]], seed=10_000 + number)
@@ -86,7 +101,7 @@ def play_one(job: Job) -> tuple[float, int]:
         plan = plan_turn("easy", game, None, rngs[s])
         if isinstance(plan[0], Draw):
             tile = game.draw()
-            plan = (_pick(game, tile, share, kind) if s == seat
+            plan = (_pick(game, tile, chosen, kind) if s == seat
                     else plan_turn("easy", game, tile, rngs[s]))
         for move in plan:
             game.push(move)
@@ -96,12 +111,12 @@ def play_one(job: Job) -> tuple[float, int]:
     return win, scores[seat] - max(v for i, v in enumerate(scores) if i != seat)
 
 
-def summary(share: float, kind: str, outcomes: Sequence[tuple[float, int]]) -> str:
+def summary(text: str, kind: str, outcomes: Sequence[tuple[float, int]]) -> str:
     n = len(outcomes)
     wins = sum(w for w, _ in outcomes)
     low, high = wilson(wins, n)
     margin = sum(m for _, m in outcomes) / n
-    return (f"strong evaluation one decision ahead, farm_share {share:g}, reward {kind}, "
+    return (f"strong evaluation one decision ahead, weights {text}, reward {kind}, "
             f"against three easy at 4 players: n={n} win {wins / n:6.1%} "
             f"[{low:.1%}, {high:.1%}] margin {margin:+.2f}")
 
@@ -110,16 +125,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--offset", type=int, default=0)
-    parser.add_argument("--shares", type=float, nargs="+", default=[0.0, estimate.FARM_SHARE])
+    parser.add_argument("--try", dest="sets", nargs="+", default=["as-is"])
     parser.add_argument("--reward", choices=("lead", "mix"), default="lead")
     parser.add_argument("--procs", type=int, default=2)
     args = parser.parse_args(argv)
     games = range(args.offset, args.offset + args.games)
     with ProcessPoolExecutor(args.procs) as pool:
-        for share in args.shares:
-            jobs = [(share, args.reward, g) for g in games]
+        for text in args.sets:
+            jobs = [(weights(text), args.reward, g) for g in games]
             outcomes = list(pool.map(play_one, jobs, chunksize=4))
-            print(summary(share, args.reward, outcomes), flush=True)
+            print(summary(text, args.reward, outcomes), flush=True)
 
 
 if __name__ == "__main__":

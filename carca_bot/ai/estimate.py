@@ -12,10 +12,10 @@ titles, figures in hand) and reads each open feature from every player's side:
   open city is worth less at four players than at two (the same at two players as the
   shared evaluation);
 - who can still win the majority: a player one strength behind its holders, with a
-  follower in hand to catch up, has a share (`CHASE`) of its value (a tie scores in
+  follower in hand to catch up, has a share (`Weights.chase`) of its value (a tie scores in
   full for both, so the holders lose nothing by it);
 - fields: a farmer counts the open cities beside its field too, each by a share of
-  its chance of completion (`FARM_SHARE`), not only the completed ones, so it can be
+  its chance of completion (`Weights.farm_share`), not only the completed ones, so it can be
   put down before the field is plain to everyone;
 - followers left: figures in hand are worth more while turns are left to use them
   (`FIGURE_WORTH`, one row per figure name: a figure the table does not know is an
@@ -27,6 +27,7 @@ A finished game is worth its scores.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, fields
 
 from carca_bot.ai.closing import Fits, closers, dead, fits_of, open_squares
 from carca_bot.ai.evaluate import (
@@ -48,28 +49,45 @@ from carca_bot.engine.game import Game
 # tables `HAND_WORTH` and `PIECE_WORTH`: one row per figure name, a figure the table
 # does not know an error, never a silent 0).
 FIGURE_WORTH = HAND_WORTH
-CHASE = 0.3  # share of a feature's worth to a player one strength behind its holders
-HARD = 0.5  # a one-square city only extending tiles can reach: its chance, times this
-ROAD_GROWTH = 0.8  # points an open road end adds while turns are left
-GROWTH_TURNS = 10.0  # turns each over which growth comes in full
-# An open city beside a field counts for its farmers by this share of its chance of
-# completion (each completed one counts 1). Counted at 0 (as the shared evaluation
-# does), the AI put a farmer down only once the cities around were complete, when the
-# easy and medium players see the field too; counted at its full chance, too early.
-# Measured one decision ahead at four players against three easy (`python
-# bench/evaluation.py --games 420 --reward mix --shares 0 0.5`): the win share rose from
-# 28.4% at 0 to 33.9% at 0.5 (margin to the best other -8.4 to -6.7 points); on games
-# 200-419, 0.3 did as well (35.9%), 0.7 no better than 0 (30.8% against 30.2%).
-FARM_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The evaluation's judgements, in one place so `bench/evaluation.py` can measure
+    another set one decision ahead (where a game takes two seconds, not a minute)."""
+
+    chase: float = 0.3  # share of a feature's worth to a player one strength behind
+    hard: float = 0.5  # a one-square city only extending tiles can reach: its chance, times
+    road_growth: float = 0.8  # points an open road end adds while turns are left
+    growth_turns: float = 10.0  # turns each over which growth comes in full
+    # An open city beside a field counts for its farmers by this share of its chance of
+    # completion (each completed one counts 1). Counted at 0 (as the shared evaluation
+    # does), the AI put a farmer down only once the cities around were complete, when
+    # the easy and medium players see the field too; counted at its full chance, too
+    # early. Measured one decision ahead at four players against three easy (`python
+    # bench/evaluation.py --games 420 --reward mix --try farm_share=0 as-is`): the win
+    # share rose from 28.4% at 0 to 33.9% at 0.5 (margin to the best other -8.4 to -6.7
+    # points); on games 200-419, 0.3 did as well (35.9%), 0.7 no better than 0 (30.8%
+    # against 30.2%).
+    farm_share: float = 0.5
+    hand: float = 1.0  # times the figures in hand as the shared evaluation values them
+    complete: float = 1.0  # times an open city's chance: what completing it doubles
+
+    def words(self) -> str:
+        """The weights in words (`bench/ai.py` keeps them with every saved game)."""
+        return "/".join(f"{f.name}={getattr(self, f.name):g}" for f in fields(self))
+
+
+WEIGHTS = Weights()
 _SQUARES_AROUND = 8
 
 
 class _Reader:
     """One position, read once (see the module's docstring)."""
 
-    def __init__(self, game: Game, farm_share: float = FARM_SHARE) -> None:
+    def __init__(self, game: Game, weights: Weights) -> None:
         self.game = game
-        self.farm_share = farm_share
+        self.w = weights
         self.board = game.board
         self.fits: Fits = fits_of(game)
         self.left = self.fits.left(game.supply)
@@ -90,7 +108,7 @@ class _Reader:
             best = max(most.values())
             for q, s in most.items():
                 if best - s == 1 and self.followers[q] > 0:
-                    self.values[q] += CHASE * worth
+                    self.values[q] += self.w.chase * worth
 
     def worth(self, root: int, feat: Feature) -> tuple[float, bool]:
         """A feature's expected worth to its holders, and whether it is open and alive."""
@@ -103,21 +121,21 @@ class _Reader:
             squares = open_squares(board, root, feat)
             if dead(board, squares, self.fits, self.left):
                 return now, False
-            grow = min(1.0, self.turns / GROWTH_TURNS)
+            grow = min(1.0, self.turns / self.w.growth_turns)
             if not city:
-                return now + ROAD_GROWTH * feat.open * grow, True
+                return now + self.w.road_growth * feat.open * grow, True
             chance = _completion(feat.open, self.turns)
             if not closers(board, squares, self.fits, self.left):
-                chance *= HARD
+                chance *= self.w.hard
             growth = min(2.0, feat.open * 0.6) * grow
-            return (now + growth) * (1.0 + chance), True
+            return (now + growth) * (1.0 + self.w.complete * chance), True
         # a monastery, shrine, abbey or garden: counted as it stands
         around = board.neighbours(feat.pos)
         return (9.0 if around >= _SQUARES_AROUND else 1.0 + around), False
 
     def field(self, feat: Feature, farmers: dict[int, int], barns: dict[int, int]) -> None:
         """A field's farmers and barns: each completed city it touches in full, each
-        open one by `FARM_SHARE` of its chance of completion (see that constant)."""
+        open one by `Weights.farm_share` of its chance of completion."""
         if not farmers and not barns:
             return
         find, features = self.board.find, self.board.features
@@ -128,7 +146,7 @@ class _Reader:
             if city.open == 0:
                 cities += 1.0
             else:
-                cities += self.farm_share * _completion(city.open, self.turns)
+                cities += self.w.farm_share * _completion(city.open, self.turns)
         if cities:
             for p in majority(farmers):
                 self.values[p] += 3.0 * cities
@@ -144,7 +162,7 @@ class _Reader:
         for p, points in enumerate(goods_majorities(game)):
             self.values[p] += points
         for p, worth in enumerate(in_hand(game, self.turns)):
-            self.values[p] += worth
+            self.values[p] += self.w.hand * worth
 
 
 def _completion(ends: int, turns: float) -> float:
@@ -156,12 +174,11 @@ def _completion(ends: int, turns: float) -> float:
     return base * min(1.0, turns / (3.0 * ends))
 
 
-def estimates(game: Game, farm_share: float = FARM_SHARE) -> list[float]:
-    """Each player's worth in points (see the module's docstring; `farm_share`: another
-    `FARM_SHARE`, for `bench/evaluation.py`)."""
+def estimates(game: Game, weights: Weights = WEIGHTS) -> list[float]:
+    """Each player's worth in points (see the module's docstring)."""
     if game.finished:
         return [float(s) for s in game.scores]
-    reader = _Reader(game, farm_share)
+    reader = _Reader(game, weights)
     features = game.board.features
     for root, (most, farmers, barns) in held_by_feature(game.board, game).items():
         feat = features[root]

@@ -55,7 +55,7 @@ def test_an_open_city_is_worth_its_chance_of_completion_to_its_holder() -> None:
     game = _open_city()
     # 2 tiles and a pennant, 0.6 of growth, a 0.75 chance of completion (one open edge,
     # 35 turns each to go): (3 + 0.6) * 1.75; the shared evaluation agrees at 2 players
-    reader = estimate._Reader(game)
+    reader = estimate._Reader(game, estimate.WEIGHTS)
     root, squares = _city(game)
     feat = game.board.features[root]
     assert feat is not None and len(squares) == 1
@@ -87,11 +87,12 @@ def test_a_city_only_extending_tiles_can_reach_is_less_likely_closed() -> None:
     _take_out(game, fits.closing(game.board.frontier[square], sides))
     assert not closing.closers(game.board, squares, fits, fits.left(game.supply))
     assert not closing.dead(game.board, squares, fits, fits.left(game.supply))
-    assert before - estimate.estimates(game)[0] == pytest.approx(3.6 * 0.75 * estimate.HARD)
+    assert before - estimate.estimates(game)[0] == pytest.approx(3.6 * 0.75 * estimate.WEIGHTS.hard)
 
 
 @pytest.mark.parametrize(("held", "share"), [
-    ({"follower": 1}, estimate.CHASE), ({"follower": 0, "large": 1}, estimate.CHASE),
+    ({"follower": 1}, estimate.WEIGHTS.chase),
+    ({"follower": 0, "large": 1}, estimate.WEIGHTS.chase),
     ({"follower": 0}, 0.0)], ids=["follower", "large follower", "none"])
 def test_a_player_one_behind_with_a_follower_left_may_still_win_the_majority(
         held: dict[str, int], share: float) -> None:
@@ -100,7 +101,7 @@ def test_a_player_one_behind_with_a_follower_left_may_still_win_the_majority(
     feat = game.board.features[root]
     assert feat is not None
     game.hand[1].update(held)
-    reader = estimate._Reader(game)
+    reader = estimate._Reader(game, estimate.WEIGHTS)
     worth, alive = reader.worth(root, feat)
     assert alive and worth == pytest.approx(3.6 * 1.75)
     reader.feature(root, feat, {0: 2, 1: 1})
@@ -111,7 +112,7 @@ def test_a_player_one_behind_with_a_follower_left_may_still_win_the_majority(
 def test_a_farmer_beside_an_open_city_has_a_share_of_its_chance() -> None:
     """B's follower farms the start tile's field above the road, beside A's open city
     (one open edge, 35 turns each to go: a 0.75 chance): the strong evaluation counts
-    the city for the field at FARM_SHARE of that chance, 3 * 0.5 * 0.75 points; the
+    the city for the field at `Weights.farm_share` of that chance, 3 * 0.5 * 0.75 points; the
     shared one, which counts completed cities only, nothing. The field below the road
     touches no city: worth nothing to either."""
     game = _open_city()
@@ -123,8 +124,8 @@ def test_a_farmer_beside_an_open_city_has_a_share_of_its_chance() -> None:
     game.figures.append(Figure(1, "follower", (0, 0), above, "EL", BY_NAME["follower"]))
     game.figures.append(Figure(0, "follower", (0, 0), below, "ER", BY_NAME["follower"]))
     values = estimate.estimates(game)
-    assert values[1] - before == pytest.approx(3.0 * estimate.FARM_SHARE * 0.75)
-    assert estimate.FARM_SHARE == 0.5
+    assert values[1] - before == pytest.approx(3.0 * estimate.WEIGHTS.farm_share * 0.75)
+    assert estimate.WEIGHTS.farm_share == 0.5
     assert values[0] == pytest.approx(estimate.estimates(_open_city())[0])
     assert evaluate.values(game)[1] == pytest.approx(evaluate.values(_open_city())[1])
 
