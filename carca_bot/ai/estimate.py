@@ -72,6 +72,9 @@ class Weights:
     farm_share: float = 0.5
     hand: float = 1.0  # times the figures in hand as the shared evaluation values them
     complete: float = 1.0  # times an open city's chance: what completing it doubles
+    # of the squares still empty around a monastery, the share expected to fill while
+    # its holder has turns left (0: counted as it stands)
+    cloister: float = 0.0  # measured at 0.5: weaker (bench/evaluation.py, BENCHMARKS.md)
 
     def words(self) -> str:
         """The weights in words (`bench/ai.py` keeps them with every saved game)."""
@@ -80,6 +83,7 @@ class Weights:
 
 WEIGHTS = Weights()
 _SQUARES_AROUND = 8
+GROWTH_TURNS_CLOISTER = 12.0  # turns each over which a monastery's share comes in full
 
 
 class _Reader:
@@ -129,9 +133,13 @@ class _Reader:
                 chance *= self.w.hard
             growth = min(2.0, feat.open * 0.6) * grow
             return (now + growth) * (1.0 + self.w.complete * chance), True
-        # a monastery, shrine, abbey or garden: counted as it stands
+        # a monastery, shrine, abbey or garden: as it stands, and a share of the rest
         around = board.neighbours(feat.pos)
-        return (9.0 if around >= _SQUARES_AROUND else 1.0 + around), False
+        if around >= _SQUARES_AROUND:
+            return 9.0, False
+        empty = _SQUARES_AROUND - around
+        filled = self.w.cloister * empty * min(1.0, self.turns / GROWTH_TURNS_CLOISTER)
+        return 1.0 + around + filled, False
 
     def field(self, feat: Feature, farmers: dict[int, int], barns: dict[int, int]) -> None:
         """A field's farmers and barns: each completed city it touches in full, each

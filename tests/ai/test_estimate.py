@@ -130,6 +130,28 @@ def test_a_farmer_beside_an_open_city_has_a_share_of_its_chance() -> None:
     assert evaluate.values(game)[1] == pytest.approx(evaluate.values(_open_city())[1])
 
 
+def test_a_monastery_counts_as_it_stands_unless_a_share_of_its_empty_squares_is_tried(
+        ) -> None:
+    """A's follower on a monastery (B) below the start tile: one square around it is
+    filled, so it is worth 2 as it stands; with `cloister=0.5` (what bench/evaluation.py
+    measured and found weaker) half of the 7 empty squares count too, 35 turns each to
+    go being more than GROWTH_TURNS_CLOISTER."""
+    game = Game(Setup(("A", "B"), frozenset(), seed=1))
+    game.push(next(m for m in game.legal_moves("B")
+                   if isinstance(m, PlaceTile) and m.pos == (0, 1)))
+    game.push(Deploy("follower", "C"))
+    game.push(EndTurn())
+    node = game.board.tiles[(0, 1)].node_named("C")
+    assert node is not None
+    root = game.board.find(node)
+    feat = game.board.features[root]
+    assert feat is not None and feat.kind is Kind.BUILDING
+    worth, alive = estimate._Reader(game, estimate.WEIGHTS).worth(root, feat)
+    assert (worth, alive) == (2.0, False) and estimate.WEIGHTS.cloister == 0.0
+    tried = estimate.Weights(cloister=0.5)
+    assert estimate._Reader(game, tried).worth(root, feat)[0] == pytest.approx(2.0 + 3.5)
+
+
 def test_every_figure_and_piece_the_engine_knows_has_a_value() -> None:
     """Every figure (the large follower of Inns & Cathedrals too), and every piece
     dealt into a hand (tunnel tokens are counted apart, never in `Game.hand`)."""
