@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
+from pathlib import Path
+from types import ModuleType
 
 from carca_bot.ai import reply
 from carca_bot.ai.players import Budget, choose
@@ -64,3 +68,17 @@ def value_after_answers(game: Game, plan: Plan, seeds: list[int]) -> float:
         return reply.answered(game, player, seeds)
     finally:
         undo(game, count)
+
+
+def bench_script(file: str, name: str) -> ModuleType:
+    """A script of bench/ loaded as a module under `name` (the process pool pickles its
+    functions by module name), with bench/ first on the path, as running it puts it."""
+    path = Path(__file__).resolve().parents[2] / "bench" / file
+    if str(path.parent) not in sys.path:
+        sys.path.insert(0, str(path.parent))
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from carca_bot.ai.players import Budget
+from tests.ai.helpers import bench_script
 
 
 def _bench() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "ai.py"
-    if str(path.parent) not in sys.path:  # as running bench/ai.py puts bench/ first
-        sys.path.insert(0, str(path.parent))
-    spec = importlib.util.spec_from_file_location("bench_ai", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_ai"] = module  # the process pool pickles its functions by name
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("ai.py", "bench_ai")
 
 
 def test_wilson_and_places() -> None:

@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from carca_bot.ai import estimate
+from tests.ai.helpers import bench_script
 
 
 def _script() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "evaluation.py"
-    if str(path.parent) not in sys.path:  # as running bench/evaluation.py puts bench/ first
-        sys.path.insert(0, str(path.parent))
-    spec = importlib.util.spec_from_file_location("bench_evaluation", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_evaluation"] = module  # the process pool pickles by module name
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("evaluation.py", "bench_evaluation")
 
 
 def test_the_farm_share_changes_how_a_seeded_game_is_played() -> None:
