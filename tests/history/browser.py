@@ -130,4 +130,18 @@ class Browser:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        self.profile.cleanup()
+        await self._remove_profile()
+
+    async def _remove_profile(self) -> None:
+        """Chromium's helper processes outlive the browser by a moment and may still
+        write into the profile (seen in CI: "Directory not empty: 'Default'" while the
+        profile was being removed), so removal is tried again for up to 5 s."""
+        deadline = time.monotonic() + 5
+        while True:
+            try:
+                self.profile.cleanup()  # again: it removes what is left, if anything
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.1)
