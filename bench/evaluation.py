@@ -36,11 +36,11 @@ from ai import wilson
 from ai_think import MIXES, ROTATED
 
 from carca_bot.ai import estimate, sampling
+from carca_bot.ai.arena import play_game
 from carca_bot.ai.evaluate import rewards
 from carca_bot.ai.players import plan_turn
 from carca_bot.ai.turns import Plan, plans, play, undo
 from carca_bot.engine.game import Game
-from carca_bot.engine.moves import Draw
 from carca_bot.engine.setup import Setup
 
 PLAYERS = 4
@@ -93,19 +93,14 @@ def play_one(job: Job) -> tuple[float, int]:
     seat = number % PLAYERS
     setup = Setup(tuple(f"P{i}" for i in range(PLAYERS)),
                   MIXES[ROTATED[number % len(ROTATED)]], seed=10_000 + number)
-    game = Game(setup)
-    rngs = [random.Random(f"{number}:{s}") for s in range(PLAYERS)]
-    while not game.finished:
-        s = game.deciding
-        assert s is not None
-        plan = plan_turn("easy", game, None, rngs[s])
-        if isinstance(plan[0], Draw):
-            tile = game.draw()
-            plan = (_pick(game, tile, chosen, kind) if s == seat
-                    else plan_turn("easy", game, tile, rngs[s]))
-        for move in plan:
-            game.push(move)
-    scores = game.scores
+
+    def candidate(game: Game, tile: str | None, rng: random.Random) -> Plan:
+        if tile is None:  # drawing or placing the abbey: the easy level's choice
+            return plan_turn("easy", game, None, rng)
+        return _pick(game, tile, chosen, kind)
+
+    levels = tuple("evaluation" if s == seat else "easy" for s in range(PLAYERS))
+    scores = play_game(setup, levels, number, planners={seat: candidate}).scores
     top = max(scores)
     win = 1.0 / scores.count(top) if scores[seat] == top else 0.0
     return win, scores[seat] - max(v for i, v in enumerate(scores) if i != seat)
