@@ -22,7 +22,9 @@ processes; --offset starts at another game number, so runs on different seeds ad
 budget, levels, scores and think times), so a run stopped early keeps its games, and
 --pooled FILE ... prints the summaries of the saved games instead of playing: slices
 run with different --offset values (even on different days) add up to one arena, each
-game counted once.
+game counted once. --bot plays the strong seats through the bot's own pool of two
+workers, as an idle bot plays them (root parallelism, `bench/ai_bot.py`), one game at a
+time; its saved games say so (`bot=...`) and pool apart from one-core games.
 --late N first times the strong level alone on N late-game positions (15 tiles left)
 at the budget, with the iterations its search managed (under load, a time budget buys
 fewer iterations), then medium and easy there, in wall and CPU time. --rate N does the
@@ -49,6 +51,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ai_think.py beside it
 
+from ai_bot import BotSeats
 from ai_think import MIXES, ROTATED, late_think, parallel, rate
 
 from carca_bot.ai import estimate
@@ -340,6 +343,9 @@ def _parser() -> argparse.ArgumentParser:
                              "(carca_bot/ai/mcts.py Config: explore, bias, widen_base, "
                              "widen_power, depth, depth_many, paranoid; "
                              "leaf=estimate|shared|win|light)")
+    parser.add_argument("--bot", action="store_true",
+                        help="play the strong seats through the bot's pool of two workers "
+                             "(root parallelism, as an idle bot), one game at a time")
     parser.add_argument("--save", type=Path, default=None,
                         help="append each finished game to this file (JSON lines)")
     parser.add_argument("--pooled", type=Path, nargs="+", default=None,
@@ -367,6 +373,11 @@ def _checked(parser: argparse.ArgumentParser, args: argparse.Namespace
         strong, given = strong_config(args.strong)
     except (ValueError, KeyError) as exc:
         parser.error(f"--strong: {exc}")
+    if args.bot:
+        if args.strong or seconds is None:
+            parser.error("--bot plays the bot's own strong level: a --budget in seconds, "
+                         "no --strong changes")
+        given = {**given, "bot": "2 workers"}
     return Budget(seconds=seconds, iterations=args.iterations), strong, given
 
 
@@ -376,6 +387,7 @@ def _arenas(args: argparse.Namespace, budget: Budget, strong: Config,
     think: dict[str, list[float]] = {}
     played: list[Result] = []
     tables = args.games if args.tables is None else args.tables
+    bot = BotSeats() if args.bot else None
     with ProcessPoolExecutor(args.procs) as pool:
         for players, specs, count in ((2, args.pairings, args.games),
                                       (4, args.tables4, tables)):
@@ -384,7 +396,9 @@ def _arenas(args: argparse.Namespace, budget: Budget, strong: Config,
                 jobs = _jobs(levels, players, count, args.mixes, budget, args.offset, strong)
                 started = time.perf_counter()
                 results = []
-                for number, result in enumerate(pool.map(_one, jobs), args.offset):
+                games = (pool.map(_one, jobs) if bot is None else
+                         bot.results([(lv, MIXES[mix], seed, b) for lv, mix, seed, b, _ in jobs]))
+                for number, result in enumerate(games, args.offset):
                     results.append(result)
                     if args.save:
                         _save(args.save, spec, players, number, budget, result, given)
@@ -402,6 +416,8 @@ def _arenas(args: argparse.Namespace, budget: Budget, strong: Config,
     print("\n".join(_think_lines(think)))
     print("think time per decision (all games, all mixes):")
     print("\n".join(_think_lines(_decisions(played), "decisions")))
+    if bot is not None and bot.searched:
+        print(bot.summary())
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -413,8 +429,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     budget, strong, given = _checked(parser, args)
     seconds = budget.seconds
     tables = args.games if args.tables is None else args.tables
+    where = "strong on the bot's pool of 2" if args.bot else str(args.procs)
     print(f"games per pairing {args.games}, per 4-player table {tables}, strong budget "
-          f"{seconds} s and {args.iterations} iterations per decision, {args.procs} "
+          f"{seconds} s and {args.iterations} iterations per decision, {where} "
           f"processes, first game {args.offset}, mixes {' '.join(args.mixes)}", flush=True)
     if args.late:
         print(f"think on late-game positions, strong at {seconds} s / {args.iterations} "

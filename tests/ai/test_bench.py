@@ -122,3 +122,29 @@ def test_root_parallelism_is_reported_from_the_bots_pool() -> None:
     alone = int(line.split("median of ")[1].split()[0])
     both = int(line.split("with the spare search ")[1].split()[0])
     assert both > alone  # two idle workers: the spare search added its iterations
+
+
+def test_the_bot_flag_plays_strong_on_the_bots_pool_and_keeps_it_apart(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--bot`: the strong seat's decisions go through the bot's Thinker (its spare
+    search adds iterations), and the saved game says so, pooling apart from a game
+    played in one process."""
+    bench = _bench()
+    with pytest.raises(SystemExit):  # the bot's own level: no search changes
+        bench.main(["--bot", "--strong", "bias=2", "--games", "1"])
+    saved = tmp_path / "games.jsonl"
+    common = ["--games", "1", "--budget", "0.05", "--mixes", "base", "--pairings",
+              "strong:greedy", "--tables4", "--save", str(saved)]
+    bench.main(["--bot", *common])
+    out = capsys.readouterr().out
+    line = out.strip().splitlines()[-1]
+    assert line.startswith("strong on the bot's pool: the main search reached a median of ")
+    alone = int(line.split("median of ")[1].split()[0])
+    both = int(line.split("with the spare search ")[1].split(";")[0])
+    assert both > alone
+    bench.main(["--procs", "1", *common])
+    capsys.readouterr()
+    bot, alone_game = (bench.json.loads(x)["strong"] for x in saved.read_text().splitlines())
+    assert bot.get("bot") == "2 workers" and "bot" not in alone_game
+    bench.main(["--pooled", str(saved)])
+    assert capsys.readouterr().out.count("strong:greedy          2p n=1") == 2
