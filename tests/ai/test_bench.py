@@ -148,3 +148,17 @@ def test_the_bot_flag_plays_strong_on_the_bots_pool_and_keeps_it_apart(
     assert bot.get("bot") == "2 workers" and "bot" not in alone_game
     bench.main(["--pooled", str(saved)])
     assert capsys.readouterr().out.count("strong:greedy          2p n=1") == 2
+
+
+def test_a_compiled_build_is_kept_with_the_games_and_the_pure_one_as_before(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games of the mypyc build (about three times the iterations in 2 s) pool apart;
+    the pure build's words are those its games were always saved with."""
+    bench = _bench()
+    monkeypatch.setattr(bench.estimate, "__file__", "/x/estimate.py")
+    monkeypatch.setattr(bench.game_module, "__file__", "/x/game.py")
+    assert bench.compiled() is False
+    assert "build" not in bench.settings(bench.STRONG)
+    monkeypatch.setattr(bench.estimate, "__file__", "/x/estimate.cpython-311.so")
+    assert bench.compiled() is True
+    assert bench.settings(bench.STRONG)["build"] == "mypyc"
