@@ -10,9 +10,10 @@ translate: whether a move is legal is the game's question.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from carca_bot.engine.geometry import Pos
+from carca_bot.engine.pickling import by_constructor
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +84,7 @@ class DeclareEnd:
 
 Move = (Draw | PlaceTile | PlaceAbbey | Deploy | Recall | PlaceToken | EndTurn | Discard
         | MoveWagon | ReturnWagon | SkipAbbey | DeclareEnd)
+by_constructor(*get_args(Move))  # moves go to the AI's workers and come back as plans
 # Moves that finish an action of the record (the others are steps of a turn).
 CLOSING = (EndTurn, Discard, MoveWagon, ReturnWagon, SkipAbbey, DeclareEnd)
 
@@ -191,3 +193,4 @@ def turn_action(by: str | None, moves: list[Move]) -> dict[str, Any]:
     if token_first:
         head["token_first"] = True
     return head
+

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from carca_bot.engine.pickling import by_constructor
 from carca_bot.engine.rules import EXPANSIONS
 
 WAGON_RULES = ("c2", "c1")
@@ -43,3 +44,6 @@ class Setup:
 
     def has(self, expansion: str) -> bool:
         return expansion in self.expansions
+
+
+by_constructor(Setup)
