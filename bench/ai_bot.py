@@ -13,10 +13,12 @@ one at a time, as the machine is the bot's, and each strong decision's iteration
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import statistics
 from collections.abc import Iterator, Sequence
 
+from carca_bot import workers
 from carca_bot.ai.arena import Planner, Result, play_game
 from carca_bot.ai.players import Budget
 from carca_bot.ai.turns import Plan
@@ -33,12 +35,15 @@ class BotSeats:
 
     def __init__(self) -> None:
         self.searched: list[tuple[int, int]] = []  # (main, spare) iterations per decision
+        self.stand_ins = _StandIns()  # answers the Thinker had to make up (a random plan)
 
     def results(self, jobs: Sequence[BotJob]) -> Iterator[Result]:
         """Each job's game, played in turn on one Thinker (a pool of two workers, started
         for these games and stopped after them)."""
         loop = asyncio.new_event_loop()
         thinker = Thinker(processes=2)
+        logger = logging.getLogger(workers.__name__)
+        logger.addHandler(self.stand_ins)
         try:
             loop.run_until_complete(thinker.warm_up())
             for levels, mix, seed, budget in jobs:
@@ -49,6 +54,7 @@ class BotSeats:
         finally:
             loop.run_until_complete(thinker.close())
             loop.close()
+            logger.removeHandler(self.stand_ins)
 
     def _planner(self, loop: asyncio.AbstractEventLoop, thinker: Thinker,
                  budget: Budget) -> Planner:
@@ -69,4 +75,18 @@ class BotSeats:
         spared = sum(1 for _, s in self.searched if s) / len(self.searched)
         return (f"strong on the bot's pool: the main search reached a median of {main:.0f} "
                 f"iterations, with the spare search {both:.0f}; a spare search added to "
-                f"{spared:.0%} of {len(self.searched)} decisions")
+                f"{spared:.0%} of {len(self.searched)} decisions; "
+                f"{self.stand_ins.count} random plans given for want of an answer")
+
+
+class _StandIns(logging.Handler):
+    """Counts the Thinker's warnings that a worker gave no answer (a random legal plan
+    was played instead), so an arena cannot pass such games off as the level's."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "gave no answer" in record.msg:
+            self.count += 1

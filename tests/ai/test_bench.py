@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from types import ModuleType
 
@@ -141,7 +142,7 @@ def test_the_bot_flag_plays_strong_on_the_bots_pool_and_keeps_it_apart(
     assert line.startswith("strong on the bot's pool: the main search reached a median of ")
     alone = int(line.split("median of ")[1].split()[0])
     both = int(line.split("with the spare search ")[1].split(";")[0])
-    assert both > alone
+    assert both > alone and line.endswith("; 0 random plans given for want of an answer")
     bench.main(["--procs", "1", *common])
     capsys.readouterr()
     bot, alone_game = (bench.json.loads(x)["strong"] for x in saved.read_text().splitlines())
@@ -162,3 +163,19 @@ def test_a_compiled_build_is_kept_with_the_games_and_the_pure_one_as_before(
     monkeypatch.setattr(bench.estimate, "__file__", "/x/estimate.cpython-311.so")
     assert bench.compiled() is True
     assert bench.settings(bench.STRONG)["build"] == "mypyc"
+
+
+def test_the_bot_arena_counts_the_random_plans_a_worker_failure_leaves() -> None:
+    """The Thinker's warning (the text carca_bot/workers.py logs) is what is counted."""
+    seats = bench_script("ai_bot.py", "bench_ai_bot").BotSeats()
+    logger = logging.getLogger("carca_bot.workers")
+    logger.addHandler(seats.stand_ins)
+    try:
+        logger.warning("the AI (%s) gave no answer (%s): a random legal plan", "strong",
+                       "WorkerLost")
+        logger.warning("a picture took long")
+    finally:
+        logger.removeHandler(seats.stand_ins)
+    assert seats.stand_ins.count == 1
+    source = (Path(__file__).parents[2] / "carca_bot" / "workers.py").read_text()
+    assert '"the AI (%s) gave no answer (%s): a random legal plan"' in source
