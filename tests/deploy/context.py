@@ -17,6 +17,10 @@ from pathlib import Path, PurePosixPath
 ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "Dockerfile"
 DOCKERIGNORE = ROOT / ".dockerignore"
+# What the image's first stage installs to compile the package (mypyc) and how it
+# builds the wheel: tests/deploy/test_install.py does the same.
+COMPILE_TOOLS = ("mypy==2.4.1", "setuptools==84.0.0", "wheel==0.46.3")
+COMPILE_WHEEL = "pip wheel --no-cache-dir --no-build-isolation --no-deps --wheel-dir"
 
 
 @dataclass(frozen=True)
@@ -91,15 +95,19 @@ def context_files(root: Path = ROOT) -> list[str]:
 
 
 def copies() -> list[tuple[list[str], str, str]]:
-    """(sources, destination, workdir) of each COPY without --from, in order."""
+    """(sources, destination, workdir) of each COPY from the build context, in order, in
+    every stage (a COPY --from copies what an earlier stage built, not the context)."""
     result = []
     workdir = "/"
     for ins in instructions():
-        if ins.keyword == "WORKDIR":
+        if ins.keyword == "FROM":
+            workdir = "/"
+        elif ins.keyword == "WORKDIR":
             workdir = str(PurePosixPath(workdir, ins.args))
         elif ins.keyword == "COPY":
             words = shlex.split(ins.args)
-            assert not any(w.startswith("--from") for w in words), "multi-stage COPY"
+            if any(w.startswith("--from") for w in words):
+                continue
             words = [w for w in words if not w.startswith("--")]
             result.append((words[:-1], words[-1], workdir))
     return result

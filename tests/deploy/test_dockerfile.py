@@ -22,9 +22,18 @@ import pytest
 
 from carca_bot.bot.client import SHUTDOWN_GRACE
 from carca_bot.cli import build_parser
-from tests.deploy.context import DOCKERFILE, ROOT, Instruction, context_files, instructions
+from tests.deploy.context import (
+    COMPILE_TOOLS,
+    COMPILE_WHEEL,
+    DOCKERFILE,
+    ROOT,
+    Instruction,
+    context_files,
+    instructions,
+)
 
 BASE = "python:3.11.7-slim-bookworm"
+COMPILER = "python:3.11.7-bookworm"
 README = ROOT / "README.md"
 
 
@@ -70,10 +79,13 @@ def test_hadolint_would_catch_a_mistake(tmp_path: Path) -> None:
 
 
 def test_small_python_base_pinned_to_a_release_and_labels() -> None:
-    """An exact Python release (3.11.7), not a moving tag like 3.11-slim."""
+    """An exact Python release (3.11.7), not a moving tag like 3.11-slim; the compiling
+    stage on the full image of the same release (its C compiler), the image on the slim
+    one."""
     froms = [i for i in instructions() if i.keyword == "FROM"]
-    assert [f.args for f in froms] == [BASE]
+    assert [f.args for f in froms] == [f"{COMPILER} AS compiled", BASE]
     assert re.fullmatch(r"python:3\.11\.\d+-slim-[a-z]+", BASE)
+    assert COMPILER.replace("-bookworm", "-slim-bookworm") == BASE
     labels = " ".join(i.args for i in instructions() if i.keyword == "LABEL")
     for key in ("title", "description", "licenses", "version"):
         assert f"org.opencontainers.image.{key}=" in labels
@@ -94,9 +106,25 @@ def test_database_on_a_volume() -> None:
 
 
 def test_dependencies_come_from_the_project_metadata() -> None:
-    runs = " ".join(i.args for i in instructions() if i.keyword == "RUN")
-    assert "pip install --no-cache-dir -c constraints.txt ." in runs
-    assert "requirements" not in runs  # what to install: pyproject.toml; which versions: the lock
+    compiling, installing = (i.args for i in instructions() if i.keyword == "RUN")
+    tools = " ".join(COMPILE_TOOLS)
+    assert f"pip install --no-cache-dir -c constraints.txt {tools}" in compiling
+    assert f"CARCA_COMPILE=1 {COMPILE_WHEEL} /wheels ." in compiling
+    assert "pip install --no-cache-dir -c constraints.txt ./wheels/carca_bot-*.whl" in installing
+    assert "COPY --from=compiled /wheels ./wheels" in {f"COPY {i.args}" for i in instructions()}
+    # what to install: pyproject.toml (in the wheel's metadata); which versions: the lock
+    assert "requirements" not in compiling + installing
+
+
+def test_the_compiling_tools_are_the_projects_own_versions() -> None:
+    """mypy as the lock pins it (the one the tests type-check with and CONTRIBUTING's
+    compiled build uses); setuptools new enough for pyproject.toml's build requirement."""
+    pins = dict(line.split("==") for line in (ROOT / "constraints.txt").read_text().split()
+                if "==" in line)
+    tools = dict(tool.split("==") for tool in COMPILE_TOOLS)
+    assert tools["mypy"] == pins["mypy"]
+    assert "setuptools>=68" in (ROOT / "pyproject.toml").read_text()
+    assert int(tools["setuptools"].split(".")[0]) >= 68
 
 
 def test_entrypoint_and_health_check_are_real_commands() -> None:
@@ -123,16 +151,16 @@ def test_entrypoint_and_health_check_are_real_commands() -> None:
 
 def test_build_context_holds_what_the_image_needs_and_nothing_else() -> None:
     files = context_files()
-    assert {"pyproject.toml", "README.md", "constraints.txt", "carca_bot/cli.py",
+    assert {"pyproject.toml", "README.md", "setup.py", "constraints.txt", "carca_bot/cli.py",
             "carca_bot/engine/data/tiles.jsonl", "tiles_art/anchors.json"} <= set(files)
     for name in files:
         top = name.split("/")[0]
-        assert top in ("pyproject.toml", "README.md", "constraints.txt", "carca_bot",
-                       "tiles_art"), name
+        assert top in ("pyproject.toml", "README.md", "setup.py", "constraints.txt",
+                       "carca_bot", "tiles_art"), name
         assert "__pycache__" not in name and not name.endswith(".pyc"), name
     folders = [p for folder in ("carca_bot", "tiles_art") for p in (ROOT / folder).rglob("*")
                if p.is_file() and "__pycache__" not in p.parts]
-    assert len(files) == len(folders) + 3
+    assert len(files) == len(folders) + 4
 
 
 def test_stop_timeout_outlasts_the_shutdown_grace() -> None:

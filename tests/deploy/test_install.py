@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,10 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.context import ROOT, stage
+from tests.deploy.context import COMPILE_TOOLS, COMPILE_WHEEL, ROOT, stage
 
 SCENARIO = ROOT / "tests" / "scenarios" / "01-two-tile-city.json"
 INSTALL_TIMEOUT = 180.0  # seconds; about 15 with a warm pip cache
+COMPILE_TIMEOUT = 900.0  # seconds; mypyc and the C compiler take about 70 on one idle core
+# The image compiles the package (Dockerfile, first stage); without a C compiler here the
+# pure package is installed instead and the test of the compiled build is skipped.
+COMPILER = shutil.which("cc") or shutil.which("gcc")
 
 
 @dataclass
@@ -61,12 +66,32 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     venv, home = base / "venv", base / "home"
     home.mkdir()
     env = _env(home)
+    package = _compiled_wheel(base, source, env) if COMPILER else source
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=60, env=env)
-    pip = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
-                          str(source)], capture_output=True, text=True, check=False,
+    pip = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "-c",
+                          str(source / "constraints.txt"), str(package)],
+                         capture_output=True, text=True, check=False,
                          timeout=INSTALL_TIMEOUT, env=env)
     assert pip.returncode == 0, pip.stdout + pip.stderr
     yield Installed(venv, home, env)
+
+
+def _compiled_wheel(base: Path, source: Path, env: dict[str, str]) -> Path:
+    """The image's first stage: the compiling tools at their pins, then the package's
+    wheel built with CARCA_COMPILE=1 (mypyc and the C compiler)."""
+    build, wheels = base / "build", base / "wheels"
+    subprocess.run([sys.executable, "-m", "venv", str(build)], check=True, timeout=60, env=env)
+    pip = [str(build / "bin" / "python"), "-m", "pip"]
+    tools = subprocess.run([*pip, "install", "-q", "-c", str(source / "constraints.txt"),
+                            *COMPILE_TOOLS], capture_output=True, text=True, check=False,
+                           timeout=INSTALL_TIMEOUT, env=env)
+    assert tools.returncode == 0, tools.stdout + tools.stderr
+    made = subprocess.run([*pip, *COMPILE_WHEEL.split()[1:], str(wheels), "."], cwd=source,
+                          capture_output=True, text=True, check=False, timeout=COMPILE_TIMEOUT,
+                          env={**env, "CARCA_COMPILE": "1"})
+    assert made.returncode == 0, made.stdout[-3000:] + made.stderr[-3000:]
+    (wheel,) = wheels.glob("carca_bot-*.whl")
+    return wheel
 
 
 def test_installed_from_the_copy_not_the_repository(installed: Installed) -> None:
@@ -75,6 +100,31 @@ def test_installed_from_the_copy_not_the_repository(installed: Installed) -> Non
     assert proc.returncode == 0, proc.stderr
     where = Path(proc.stdout.strip())
     assert installed.venv in where.parents and ROOT not in where.parents
+
+
+@pytest.mark.skipif(COMPILER is None, reason="no C compiler: the pure package was installed")
+def test_the_image_runs_the_compiled_engine_and_its_ai_answers(installed: Installed) -> None:
+    """The engine and the AI's evaluation are C extensions, and a strong decision made
+    on the bot's own pool of workers is a search's answer, not the stand-in a worker
+    that cannot read the game leaves (a compiled frozen dataclass once failed there)."""
+    proc = installed.python(
+        "import asyncio\n"
+        "import carca_bot.engine.game as g, carca_bot.ai.estimate as e\n"
+        "from carca_bot.ai.players import Budget\n"
+        "from carca_bot.engine.setup import Setup\n"
+        "from carca_bot.workers import Thinker\n"
+        "async def main():\n"
+        "    thinker = Thinker(processes=2)\n"
+        "    game = g.Game(Setup(('A', 'B'), frozenset({'river'}), seed=3))\n"
+        "    game.push((await thinker.think(game, 'strong', None, 1, Budget(0.2)))[0])\n"
+        "    plan = await thinker.think(game, 'strong', game.draw(), 2, Budget(0.5))\n"
+        "    await thinker.close()\n"
+        "    print(g.__file__, e.__file__, thinker.searched[0], type(plan[0]).__name__)\n"
+        "asyncio.run(main())\n")
+    assert proc.returncode == 0, proc.stderr
+    game_file, estimate_file, searched, first = proc.stdout.split()
+    assert game_file.endswith(".so") and estimate_file.endswith(".so"), proc.stdout
+    assert int(searched) > 0 and first == "PlaceTile", proc.stdout + proc.stderr
 
 
 def test_help_lists_every_command(installed: Installed) -> None:
