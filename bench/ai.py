@@ -207,11 +207,14 @@ def _think_lines(think: dict[str, list[float]], unit: str = "actions") -> list[s
     return lines
 
 
+def _setup(levels: tuple[str, ...], mix: str, seed: int) -> Setup:
+    """The seeded game of a job, played in this process or on the bot's pool."""
+    return Setup(tuple(f"P{i}" for i in range(len(levels))), MIXES[mix], seed=seed)
+
+
 def _one(args: Job) -> Result:
     levels, mix, seed, budget, strong = args
-    players = tuple(f"P{i}" for i in range(len(levels)))
-    setup = Setup(players, MIXES[mix], seed=seed)
-    return play_game(setup, levels, seed, budget, strong)
+    return play_game(_setup(levels, mix, seed), levels, seed, budget, strong)
 
 
 def _jobs(spec: list[str], players: int, games: int, mixes: Sequence[str],
@@ -410,7 +413,8 @@ def _arenas(args: argparse.Namespace, budget: Budget, strong: Config,
                 started = time.perf_counter()
                 results = []
                 games = (pool.map(_one, jobs) if bot is None else
-                         bot.results([(lv, MIXES[mix], seed, b) for lv, mix, seed, b, _ in jobs]))
+                         bot.results([(lv, _setup(lv, mix, seed), seed, b)
+                                      for lv, mix, seed, b, _ in jobs]))
                 for number, result in enumerate(games, args.offset):
                     results.append(result)
                     if args.save:

@@ -26,7 +26,7 @@ from carca_bot.engine.game import Game
 from carca_bot.engine.setup import Setup
 from carca_bot.workers import Thinker
 
-BotJob = tuple[tuple[str, ...], frozenset[str], int, Budget]  # levels, mix, seed, budget
+BotJob = tuple[tuple[str, ...], Setup, int, Budget]  # levels, setup, seed, budget
 
 
 class BotSeats:
@@ -46,8 +46,7 @@ class BotSeats:
         logger.addHandler(self.stand_ins)
         try:
             loop.run_until_complete(thinker.warm_up())
-            for levels, mix, seed, budget in jobs:
-                setup = Setup(tuple(f"P{i}" for i in range(len(levels))), mix, seed=seed)
+            for levels, setup, seed, budget in jobs:
                 strong = {seat: self._planner(loop, thinker, budget)
                           for seat, level in enumerate(levels) if level == "strong"}
                 yield play_game(setup, levels, seed, budget, planners=strong)

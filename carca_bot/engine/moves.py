@@ -193,4 +193,3 @@ def turn_action(by: str | None, moves: list[Move]) -> dict[str, Any]:
     if token_first:
         head["token_first"] = True
     return head
-
