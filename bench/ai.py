@@ -79,7 +79,9 @@ def strong_config(pairs: Sequence[str]) -> tuple[Config, dict[str, str]]:
         if key == "leaf":
             config = replace(config, leaf=LEAVES[text])
         elif key == "paranoid":
-            config = replace(config, paranoid=text in ("1", "true", "yes"))
+            config = replace(config, paranoid=_yes(text))
+        elif key == "rollout":
+            config = replace(config, rollout=_yes(text))
         elif key == "depth":
             config = replace(config, depth=int(text))
         elif key == "depth_many":
@@ -97,6 +99,10 @@ def strong_config(pairs: Sequence[str]) -> tuple[Config, dict[str, str]]:
     return config, settings(config)
 
 
+def _yes(text: str) -> bool:
+    return text in ("1", "true", "yes")
+
+
 def settings(config: Config) -> dict[str, str]:
     """A search's settings in words (`--strong`'s keys), and the strong evaluation's
     weights (`estimate.WEIGHTS`; games saved before they were kept have no such word,
@@ -109,6 +115,8 @@ def settings(config: Config) -> dict[str, str]:
              "widen_base": f"{config.widen_base:g}", "widen_power": f"{config.widen_power:g}",
              "depth": str(config.depth), "depth_many": str(config.depth_many),
              "paranoid": "1" if config.paranoid else "0"}
+    if config.rollout:  # games before it was a setting have no such word: as without
+        words["rollout"] = "1"
     if compiled():
         words["build"] = "mypyc"
     return words
@@ -357,7 +365,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--strong", nargs="*", default=[], metavar="KEY=VALUE",
                         help="the strong level's search settings, changed for this run "
                              "(carca_bot/ai/mcts.py Config: explore, bias, widen_base, "
-                             "widen_power, depth, depth_many, paranoid; "
+                             "widen_power, depth, depth_many, paranoid, rollout; "
                              "leaf=estimate|shared|win|light)")
     parser.add_argument("--bot", action="store_true",
                         help="play the strong seats through the bot's pool of two workers "

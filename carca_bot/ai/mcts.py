@@ -19,9 +19,12 @@ UCB1 on the deciding player's reward plus a progressive bias (`Config.bias` time
 plan's prior, in points behind the best plan, over its visits + 1), so the first
 iterations go to the plans the evaluation likes and the bias fades as samples come in.
 Leaves beyond the depth limit are evaluated, not played out: a random playout costs
-more than many evaluations and tells less. At a table of three or more the limit is
-the next player's answer (`Config.depth_at`), so every sample of a plan is taken at
-the same horizon.
+more than many evaluations and tells less. Every sample of a plan should be taken at
+the same horizon (`Config.depth_at`). At a table of three or more the strong level
+gets there by a rollout (`Config.rollout`): a sample that expands a node above the
+limit goes on through that node's best plan by its prior, so each sample runs through
+every opponent's answer and the player's own next decision, each seat playing what
+its evaluation likes best one decision ahead, before the leaf is evaluated.
 
 `RootStats` is what a search learnt at its root; two searches of the same position
 (root parallelism: `carca_bot.workers.Thinker` runs a second one on an idle worker)
@@ -89,21 +92,27 @@ class Config:
     depth_many: int = 2  # ... at a table of three or more (see `depth_at`)
     leaf: Leaf = plain_leaf
     paranoid: bool = False  # every other player minimises the root player's reward
+    # at a table of three or more, a node first reached above the depth limit is
+    # expanded and the sample goes on through its best plan by prior, so every sample
+    # ends at the one horizon (see `_goes_on`); two players keep the plain search
+    rollout: bool = False
 
     def widen(self, visits: int) -> int:
         return 1 + int(self.widen_base * visits ** self.widen_power)
 
     def depth_at(self, players: int) -> int:
-        """The depth limit at a table of `players`. A plan's mean mixes samples from
-        every depth its subtree reached, and each decision below the root that is an
-        opponent's lowers the root player's lead (their reply adds to their value).
-        At two players the decisions alternate and that drift mostly cancels; at four,
-        the three below the root are all opponents', so a plan visited more (its
-        subtree deeper) looked worse for it. Measured at four players against three
-        medium (the same 19 seeds): at depth 4, 26% of the wins at 130 iterations
-        against 63% at 60, where few samples went deeper; at depth 2, 53% at 130. So
-        at three or more, every sample stops at one horizon: after the next player's
-        answer."""
+        """The depth limit at a table of `players`. Without a rollout a plan's mean
+        mixes samples from every depth its subtree reached, and each decision below the
+        root that is an opponent's lowers the root player's lead (their reply adds to
+        their value). At two players the decisions alternate and that drift mostly
+        cancels; at four, the three below the root are all opponents', so a plan
+        visited more (its subtree deeper) looked worse for it. Measured at four players
+        against three medium (the same 19 seeds): at depth 4, 26% of the wins at 130
+        iterations against 63% at 60, where few samples went deeper; at depth 2, 53%
+        at 130. So without a rollout `depth_many` is 2 (after the next player's
+        answer); with one (`rollout`, the strong level) every sample ends at the limit
+        whatever was expanded, and the strong level looks as far as its own next
+        decision: 5 at four players (`players.STRONG`)."""
         return self.depth if players <= 2 else self.depth_many
 
 
@@ -151,6 +160,7 @@ class Search:
         self.seed = rng.getrandbits(64)  # the search's own sampled orders come from it
         self.order = 0  # which sampled order of the pile this iteration follows
         self.depth = config.depth_at(len(game.players))
+        self.rolls = config.rollout and len(game.players) > 2
         player = game.deciding
         assert player is not None
         self.root = Decision(player)
@@ -238,7 +248,9 @@ class Search:
             return self._draw(node, depth)
         game = self.game
         if not node.expanded:
-            return self._expand(node, plans(game))
+            reward = self._expand(node, plans(game))
+            if not self._goes_on(node, depth):
+                return reward
         if not node.plans:
             return self._leaf()
         pick = self._select(node)
@@ -265,6 +277,14 @@ class Search:
         for i, r in enumerate(reward):
             sums[i] += r
         return reward
+
+    def _goes_on(self, node: Decision, depth: int) -> bool:
+        """Whether a sample that just expanded `node` goes on below it (`Config.rollout`):
+        then its plans' one-decision values only order them, as at the root."""
+        if not self.rolls or depth + 1 >= self.depth or not node.plans:
+            return False
+        self._forget_priors(node)
+        return True
 
     def _select(self, node: Decision) -> int:
         player = node.player
@@ -306,5 +326,7 @@ class Search:
             player = game.deciding
             assert player is not None
             child = node.children[tile] = Decision(player)
-            return self._expand(child, plans(game, tile))
+            reward = self._expand(child, plans(game, tile))
+            if not self._goes_on(child, depth):
+                return reward
         return self._visit(child, depth)

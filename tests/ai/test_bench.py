@@ -112,7 +112,7 @@ def test_the_strong_searchs_settings_can_change_for_a_run_and_are_kept(
     assert kept["bias"] == "0.5" and kept["leaf"] == "estimate"
     assert "farm_share=0.5" in kept["weights"]  # the evaluation's, so versions pool apart
     bench.main(["--pooled", str(saved)])
-    assert ("bias=0.5,depth=4,depth_many=2,explore=3,leaf=estimate,"
+    assert ("bias=0.5,depth=4,depth_many=5,explore=3,leaf=estimate,"
             in capsys.readouterr().out)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -131,3 +132,31 @@ def test_at_four_players_every_sample_is_taken_after_the_next_players_answer() -
     assert _horizons(4, mcts.Config()) == {1, 2}
     assert max(_horizons(4, mcts.Config(depth_many=4))) > 2  # what the test would catch
     assert max(_horizons(2, mcts.Config())) > 2  # two players: the root moves again
+
+
+def _backed_up_horizons(config: mcts.Config) -> set[float]:
+    """The mean horizon (tiles drawn since the root's turn began, its own the first) of
+    each root plan's samples at a table of four, a leaf worth its horizon to everyone."""
+    game = Game(Setup(tuple("ABCD"), frozenset(), seed=11))
+    rng = random.Random(11)
+    for _ in range(8):
+        for move in plan_turn("easy", game, game.draw(), rng):
+            game.push(move)
+    first = game.drawn
+
+    def horizon(position: Game) -> list[float]:
+        return [float(position.drawn - first)] * 4
+
+    search = mcts.Search(sampling.public_copy(game), game.draw(), random.Random(5),
+                         replace(config, leaf=horizon))
+    search.run(None, 60)
+    root = search.root
+    return {root.sums[i][0] / n for i, n in enumerate(root.visits) if n}
+
+
+def test_a_rollout_takes_every_sample_after_every_opponents_answer() -> None:
+    # depth 4 at four players: the root's tile, then three opponents' answers (four
+    # tiles drawn); without the rollout a sample ends at the first node it expands, so the
+    # early ones end after one or two answers and a plan's mean mixes horizons
+    assert _backed_up_horizons(mcts.Config(depth_many=4, rollout=True)) == {4.0}
+    assert _backed_up_horizons(mcts.Config(depth_many=4)) != {4.0}
