@@ -143,11 +143,24 @@ def _save(path: Path, spec: str, players: int, number: int, budget: Budget,
           result: Result, strong: dict[str, str]) -> None:
     """One finished game as a JSON line: enough to pool it with other runs later."""
     record = {"spec": spec, "players": players, "game": number,
-              "seconds": budget.seconds, "iterations": budget.iterations, "strong": strong,
+              "seconds": budget.seconds, "iterations": budget.iterations,
+              "strong": at_table(strong, players),
               "levels": list(result.levels), "scores": result.scores,
               "think": result.think, "decisions": result.decisions}
     with path.open("a", encoding="utf-8") as out:
         out.write(json.dumps(record) + "\n")
+
+
+MANY_ONLY = ("depth_many", "rollout")  # settings that play no part at two players
+
+
+def at_table(words: dict[str, str], players: int) -> dict[str, str]:
+    """A search's settings in words as they bear on a table of `players`: at two, the
+    settings of three or more are left out, so two-player games of searches that differ
+    only there pool together."""
+    if players > 2:
+        return words
+    return {k: v for k, v in words.items() if k not in MANY_ONLY}
 
 
 def pooled(paths: Sequence[Path]) -> list[str]:
@@ -162,8 +175,9 @@ def pooled(paths: Sequence[Path]) -> list[str]:
             if not line.strip():
                 continue
             rec = json.loads(line)
+            words = at_table(rec.get("strong", {}), rec["players"])
             key = (rec["spec"], rec["players"], rec["seconds"], rec["iterations"],
-                   ",".join(f"{k}={v}" for k, v in sorted(rec.get("strong", {}).items())))
+                   ",".join(f"{k}={v}" for k, v in sorted(words.items())))
             result = Result(tuple(rec["levels"]), rec["scores"], rec["think"], 0,
                             rec.get("decisions", {}))
             groups.setdefault(key, {}).setdefault(rec["game"], result)

@@ -112,7 +112,7 @@ def test_the_strong_searchs_settings_can_change_for_a_run_and_are_kept(
     assert kept["bias"] == "0.5" and kept["leaf"] == "estimate"
     assert "farm_share=0.5" in kept["weights"]  # the evaluation's, so versions pool apart
     bench.main(["--pooled", str(saved)])
-    assert ("bias=0.5,depth=4,depth_many=5,explore=3,leaf=estimate,"
+    assert ("bias=0.5,depth=4,explore=3,leaf=estimate,"
             in capsys.readouterr().out)
 
 
@@ -179,3 +179,13 @@ def test_the_bot_arena_counts_the_random_plans_a_worker_failure_leaves() -> None
     assert seats.stand_ins.count == 1
     source = (Path(__file__).parents[2] / "carca_bot" / "workers.py").read_text()
     assert '"the AI (%s) gave no answer (%s): a random legal plan"' in source
+
+
+def test_settings_of_larger_tables_do_not_split_two_player_games() -> None:
+    bench = _bench()
+    words = bench.settings(bench.STRONG)
+    before = {**words, "depth_many": "2"}
+    before.pop("rollout")  # a two-player game saved before the rollout was a setting
+    assert bench.at_table(before, 2) == bench.at_table(words, 2)
+    assert "depth" in bench.at_table(words, 2)  # the two-player depth still counts
+    assert bench.at_table(before, 4) != bench.at_table(words, 4)
