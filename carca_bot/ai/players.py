@@ -53,7 +53,7 @@ DEFAULT_BUDGET = Budget()
 # At three or more players every sample runs to the player's own next decision (a
 # rollout through each opponent's answer): measured at four players against three
 # easy, 30 iterations on the same seeds, the search stopping after the next player's
-# answer won 38.7% and this one 55% (BENCHMARKS.md).
+# answer won 38.7% and this one 57.3% (BENCHMARKS.md).
 STRONG = Config(leaf=estimate.leaf, bias=1.0, depth_many=5, rollout=True)
 
 
