@@ -143,8 +143,7 @@ def _save(path: Path, spec: str, players: int, number: int, budget: Budget,
           result: Result, strong: dict[str, str]) -> None:
     """One finished game as a JSON line: enough to pool it with other runs later."""
     record = {"spec": spec, "players": players, "game": number,
-              "seconds": budget.seconds, "iterations": budget.iterations,
-              "strong": at_table(strong, players),
+              "seconds": budget.seconds, "iterations": budget.iterations, "strong": strong,
               "levels": list(result.levels), "scores": result.scores,
               "think": result.think, "decisions": result.decisions}
     with path.open("a", encoding="utf-8") as out:

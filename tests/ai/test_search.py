@@ -113,13 +113,18 @@ class _Horizons(mcts.Search):
         return super()._leaf()
 
 
-def _horizons(players: int, config: mcts.Config) -> set[int]:
-    names = tuple("ABCD"[:players])
-    game = Game(Setup(names, frozenset(), seed=11))
+def _two_rounds(players: int) -> Game:
+    """Base game, seed 11: two rounds of easy turns at a table of `players`."""
+    game = Game(Setup(tuple("ABCD"[:players]), frozenset(), seed=11))
     rng = random.Random(11)
     for _ in range(2 * players):
         for move in plan_turn("easy", game, game.draw(), rng):
             game.push(move)
+    return game
+
+
+def _horizons(players: int, config: mcts.Config) -> set[int]:
+    game = _two_rounds(players)
     search = _Horizons(sampling.public_copy(game), game.draw(), config)
     search.run(None, 300)
     return search.seen
@@ -137,11 +142,7 @@ def test_at_four_players_every_sample_is_taken_after_the_next_players_answer() -
 def _backed_up_horizons(config: mcts.Config) -> set[float]:
     """The mean horizon (tiles drawn since the root's turn began, its own the first) of
     each root plan's samples at a table of four, a leaf worth its horizon to everyone."""
-    game = Game(Setup(tuple("ABCD"), frozenset(), seed=11))
-    rng = random.Random(11)
-    for _ in range(8):
-        for move in plan_turn("easy", game, game.draw(), rng):
-            game.push(move)
+    game = _two_rounds(4)
     first = game.drawn
 
     def horizon(position: Game) -> list[float]:
