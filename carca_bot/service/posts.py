@@ -16,7 +16,9 @@ After a crash, the next process finds the attempt and asks the channel whether t
 message is there (`PostChannel.find`, by the key's `marker`) before sending anything:
 found, it is kept (or edited); not found, it is sent with the same nonce. So a post
 that reached the channel before its process died is never posted again, however
-late the catch-up comes.
+late the catch-up comes. Two live processes sending it at once share the nonce; should
+the second send come after Discord forgot it, the copy recorded second is deleted by
+its own sender (`PostChannel.discard`), so players are left with one.
 """
 
 from __future__ import annotations
@@ -85,6 +87,11 @@ class PostChannel(Protocol):
     async def find(self, marker: str, since: float) -> str | None:
         """The id of a message of ours in the channel carrying `marker`, posted at or
         after `since` (service clock), if there is one."""
+        ...
+
+    async def discard(self, message_id: str) -> None:
+        """Take back a second copy this process just sent (`deliver`: another live
+        process's was recorded first); one already gone is no error."""
         ...
 
 
@@ -192,7 +199,9 @@ class PostOps(ServiceCore):
         (or it is gone) is a message sent. Once the channel has it, its id is recorded,
         with `posted`: the game's public changes up to that version are marked posted
         in the same transaction. A send that fails raises (the front end's error) and
-        stays recorded: the next attempt looks for it first.
+        stays recorded: the next attempt looks for it first. Two live processes may
+        both send it (the second looked before the first's message arrived, and sent
+        after Discord forgot the nonce): the one recorded second deletes its own.
         """
         store = self.store
         earlier = await store.begin_post(key.game_id, key.kind, key.version, channel_id,
@@ -209,7 +218,13 @@ class PostOps(ServiceCore):
                 attempt, message = (again.attempts if again else attempt + 1), None
         if message is None:
             message, how = await channel.send(key.nonce(attempt)), "sent"
-        await store.post_sent(key.game_id, key.kind, key.version, message, self.clock(), posted)
+        kept = await store.post_sent(key.game_id, key.kind, key.version, message,
+                                     self.clock(), posted)
+        if kept != message:  # another live process's copy was recorded first
+            await channel.discard(message)
+            message, how = kept, "kept"
+            if update:
+                await channel.edit(message)
         if posted is not None:
             await self._let_go(key.game_id)
         return Delivered(message, how)

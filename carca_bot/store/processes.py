@@ -108,21 +108,30 @@ class ProcessMethods:
             return _attempt(changed[0])
 
     async def post_sent(self, game_id: int, kind: str, version: int, message_id: str,
-                        now: float, posted: int | None = None) -> None:
+                        now: float, posted: int | None = None) -> str:
         """The channel has message `kind` of the game at `version`, as `message_id`.
         With `posted`, the game's public changes up to that version are no longer owed
         (as `mark_posted`), in the same transaction. Older attempts of that kind are
-        forgotten: nothing will look for them again."""
+        forgotten: nothing will look for them again.
+
+        Returns the message on record, which is another one when another process
+        recorded its own first (two live processes sent it at once, and Discord had
+        forgotten the nonce): the caller's is then a second copy, to be taken back."""
         async with self._transaction("ROW") as db:
             await db.execute(
                 "UPDATE post_deliveries SET message_id = ?, sent_at = ? "
-                "WHERE game_id = ? AND kind = ? AND version = ?",
+                "WHERE game_id = ? AND kind = ? AND version = ? AND message_id IS NULL",
                 (message_id, now, game_id, kind, version))
+            rows = await db.execute_fetchall(
+                "SELECT message_id FROM post_deliveries "
+                "WHERE game_id = ? AND kind = ? AND version = ?", (game_id, kind, version))
             await db.execute(
                 "DELETE FROM post_deliveries WHERE game_id = ? AND kind = ? AND version < ?",
                 (game_id, kind, version))
             if posted is not None:
                 await mark_posted_rows(db, game_id, posted)
+        recorded = rows[0][0] if rows else None
+        return message_id if recorded is None else str(recorded)
 
     async def post_attempts(self, game_id: int, kind: str, after: int) -> list[PostAttempt]:
         """The game's attempts of that kind for versions after `after`, oldest first."""

@@ -113,3 +113,6 @@ class Post:
             if message.marker == marker:
                 return message.id
         return None
+
+    async def discard(self, message_id: str) -> None:
+        self.discord.delete(message_id)

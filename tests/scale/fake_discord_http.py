@@ -69,6 +69,11 @@ class _Handler(BaseHTTPRequestHandler):
         done = self.server.discord.edit(parts[1], parts[3], str(body["content"]))
         self._answer(200 if done else 404, {})
 
+    def do_DELETE(self) -> None:
+        parts = self._parts()
+        self.server.discord.delete(parts[3])
+        self._answer(200, {})
+
     def do_GET(self) -> None:
         parts = self._parts()
         since = float(parse_qs(urlsplit(self.path).query).get("since", ["0"])[0])
@@ -119,6 +124,11 @@ class HttpPost:
         async with self.session.patch(f"{self.base}/channels/{self.channel}/messages/"
                                       f"{message_id}", json={"content": self.content}) as r:
             return r.status == 200
+
+    async def discard(self, message_id: str) -> None:
+        async with self.session.delete(f"{self.base}/channels/{self.channel}/messages/"
+                                       f"{message_id}") as r:
+            r.raise_for_status()
 
     async def find(self, marker: str, since: float) -> str | None:
         async with self.session.get(f"{self.base}/channels/{self.channel}/messages",

@@ -20,9 +20,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
-from carca_bot.bot.posts.sending import ChannelPost, marker_line
+from carca_bot.bot.posts.sending import ChannelPost, ReplyPost, marker_line
 from carca_bot.service import User
 from carca_bot.service.posts import CARD, POST, PostKey
 from tests.bot.conftest import ANA, BEN, BotHarness, offline_bot
@@ -229,3 +230,24 @@ async def test_an_edit_of_a_message_gone_says_so(harness: BotHarness) -> None:
     assert not await ChannelPost(harness.bot, str(CHANNEL), key.marker, "third",
                                  gone=sent).edit(sent)
     assert len(harness.fake.requests) == before  # known gone: not asked again
+
+
+async def test_a_second_copy_is_taken_back_where_it_was_sent(harness: BotHarness) -> None:
+    """`discard` (two live processes both sent a post, the other's was recorded first):
+    a message deletes its channel message, a public answer its follow-up through the
+    interaction's webhook; one already gone is no error."""
+    key = PostKey(7, 3)
+    fake = harness.fake
+    post = ChannelPost(harness.bot, str(CHANNEL), key.marker, "words")
+    sent = await post.send(key.nonce())
+    await post.discard(sent)
+    assert int(sent) not in fake.messages
+    await post.discard(sent)  # gone already
+    fake.tokens["token-7"] = CHANNEL
+    followup = discord.Webhook.partial(harness.bot.application_id or 0, "token-7",
+                                       client=harness.bot)
+    reply = ReplyPost(harness.bot, str(CHANNEL), followup, key.marker, "words")
+    answered = await reply.send(key.nonce())
+    assert int(answered) in fake.replies
+    await reply.discard(answered)
+    assert int(answered) not in fake.replies

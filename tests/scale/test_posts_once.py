@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -173,6 +174,64 @@ async def test_two_processes_delivering_one_post_at_once_show_it_once(
                                                 posted=view.version) for s in (one, two)))
         assert len(discord.shown()) == 1
         assert done[0].message_id == done[1].message_id
+    finally:
+        await one.close()
+        await two.close()
+
+
+class _Held(Post):
+    """A send that reaches the channel only once `go` is set (a slow upload)."""
+
+    def __init__(self, *args: Any, go: asyncio.Event) -> None:
+        super().__init__(*args)
+        self.go, self.sending = go, asyncio.Event()
+
+    async def send(self, nonce: str) -> str:
+        self.sending.set()
+        await self.go.wait()
+        return await super().send(nonce)
+
+
+class _Looks(Post):
+    """A post whose look into the channel is reported (`looked`)."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.looked = asyncio.Event()
+
+    async def find(self, marker: str, since: float) -> str | None:
+        found = await super().find(marker, since)
+        self.looked.set()
+        return found
+
+
+@pytest.mark.parametrize("kind", [POST, CARD])
+async def test_two_live_processes_sending_one_post_past_its_nonce_leave_one_message(
+        db_target: str, clock: Clock, kind: str) -> None:
+    """One process's send is slow: it reaches the channel just after the other process
+    looked there, and Discord no longer dedupes the nonce by the other's send (here it
+    never does). Both messages are made; the copy recorded second is deleted by its
+    sender, both processes answer with the one left, and a card shows the words of
+    the process recorded second (an edit; a change's post keeps its own)."""
+    discord = FakeDiscord(clock, nonce_window=-1.0)
+    one = await GameService.open(db_target, clock=clock)
+    two = await GameService.open(db_target, clock=clock)
+    try:
+        view = await started(one)
+        key = PostKey(view.game_id, view.version if kind == POST else 0, kind)
+        second = _Looks(discord, HERE.channel, "from two", key.marker)
+        first = _Held(discord, HERE.channel, "from one", key.marker, go=second.looked)
+        update = kind == CARD
+        slow = asyncio.create_task(one.deliver(key, HERE.channel, first, update=update))
+        await first.sending.wait()
+        done = [await two.deliver(key, HERE.channel, second, update=update), await slow]
+        assert first.sends == second.sends == 1  # both copies were made
+        shown = discord.shown()
+        assert [m.id for m in shown] == [done[0].message_id] == [done[1].message_id]
+        deleted = [m for m in discord.messages if m.deleted]
+        assert len(deleted) == 1
+        # The card: the process that deleted its copy put its words on the one left.
+        assert (shown[0].content == deleted[0].content) == update
     finally:
         await one.close()
         await two.close()

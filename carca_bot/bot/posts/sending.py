@@ -148,6 +148,20 @@ class ChannelPost:
     async def find(self, marker: str, since: float) -> str | None:
         return await find_marked(self.bot, self.channel, marker, since)
 
+    async def discard(self, message_id: str) -> None:
+        """Delete a second copy this process sent (another process's was recorded
+        first); one already gone, or not ours to delete, is left as it is."""
+        message = self.bot.get_partial_messageable(int(self.channel)).get_partial_message(
+            int(message_id))
+        try:
+            await message.delete()
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.info("channel=%s second copy %s not deleted (HTTP %s)", self.channel,
+                     message_id, exc.status)
+            return
+        log.info("channel=%s second copy %s deleted: another process's was recorded "
+                 "first", self.channel, message_id)
+
 
 class ReplyPost(ChannelPost):
     """An interaction's public answer (a lobby's or a game's news, in the channel the
@@ -168,6 +182,14 @@ class ReplyPost(ChannelPost):
             kwargs["view"] = self.view
         sent = await self.followup.send(self.content or "", wait=True, **kwargs)
         return str(sent.id)
+
+    async def discard(self, message_id: str) -> None:
+        """A follow-up is the interaction's webhook's message: deleted through it."""
+        try:
+            await self.followup.delete_message(int(message_id))
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.info("channel=%s second copy %s not deleted (HTTP %s)", self.channel,
+                     message_id, exc.status)
 
 
 async def find_marked(bot: Bot, channel: str, marker: str, since: float) -> str | None:
