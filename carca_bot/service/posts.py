@@ -91,7 +91,7 @@ class PostChannel(Protocol):
 
     async def discard(self, message_id: str) -> None:
         """Take back a second copy this process just sent (`deliver`: another live
-        process's was recorded first); one already gone is no error."""
+        process's was recorded first); a refusal is logged, not raised."""
         ...
 
 

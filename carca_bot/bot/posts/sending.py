@@ -150,12 +150,12 @@ class ChannelPost:
 
     async def discard(self, message_id: str) -> None:
         """Delete a second copy this process sent (another process's was recorded
-        first); one already gone, or not ours to delete, is left as it is."""
+        first). Any refusal is logged, not raised: the post is delivered either way."""
         message = self.bot.get_partial_messageable(int(self.channel)).get_partial_message(
             int(message_id))
         try:
             await message.delete()
-        except (discord.NotFound, discord.Forbidden) as exc:
+        except discord.HTTPException as exc:
             log.info("channel=%s second copy %s not deleted (HTTP %s)", self.channel,
                      message_id, exc.status)
             return
@@ -187,7 +187,7 @@ class ReplyPost(ChannelPost):
         """A follow-up is the interaction's webhook's message: deleted through it."""
         try:
             await self.followup.delete_message(int(message_id))
-        except (discord.NotFound, discord.Forbidden) as exc:
+        except discord.HTTPException as exc:
             log.info("channel=%s second copy %s not deleted (HTTP %s)", self.channel,
                      message_id, exc.status)
 
