@@ -333,8 +333,9 @@ class FakeDiscord:
                 self.nonces[(int(parts[1]), str(body["nonce"]))] = (int(made["id"]),
                                                                   self.clock())
             return made
-        if parts[0] == "webhooks" and parts[-2] == "messages" and req.method == "DELETE":
-            self.replies.pop(int(parts[-1]), None)  # a follow-up taken back
+        if parts[0] == "webhooks" and parts[-2] == "messages" and req.method == "DELETE" \
+                and parts[-1].isdigit():  # a follow-up taken back (not "@original")
+            self.replies.pop(int(parts[-1]), None)
             return {}
         if parts[0] == "webhooks" or (parts[0] == "channels" and parts[-1] == "messages"):
             channel = int(parts[1]) if parts[0] == "channels" else 0
