@@ -118,11 +118,13 @@ class ProcessMethods:
         recorded its own first (two live processes sent it at once, and Discord had
         forgotten the nonce): the caller's is then a second copy, to be taken back."""
         async with self._transaction("ROW") as db:
-            await db.execute(
-                "UPDATE post_deliveries SET message_id = ?, sent_at = ? "
-                "WHERE game_id = ? AND kind = ? AND version = ? AND message_id IS NULL",
-                (message_id, now, game_id, kind, version))
+            # Usually the row is free and the update answers; only after another
+            # process recorded its copy is the record read.
             rows = await db.execute_fetchall(
+                "UPDATE post_deliveries SET message_id = ?, sent_at = ? "
+                "WHERE game_id = ? AND kind = ? AND version = ? AND message_id IS NULL "
+                "RETURNING message_id", (message_id, now, game_id, kind, version))
+            rows = rows or await db.execute_fetchall(
                 "SELECT message_id FROM post_deliveries "
                 "WHERE game_id = ? AND kind = ? AND version = ?", (game_id, kind, version))
             await db.execute(

@@ -151,16 +151,18 @@ class ChannelPost:
     async def discard(self, message_id: str) -> None:
         """Delete a second copy this process sent (another process's was recorded
         first). Any refusal is logged, not raised: the post is delivered either way."""
-        message = self.bot.get_partial_messageable(int(self.channel)).get_partial_message(
-            int(message_id))
         try:
-            await message.delete()
+            await self._delete(int(message_id))
         except discord.HTTPException as exc:
             log.info("channel=%s second copy %s not deleted (HTTP %s)", self.channel,
                      message_id, exc.status)
             return
         log.info("channel=%s second copy %s deleted: another process's was recorded "
                  "first", self.channel, message_id)
+
+    async def _delete(self, message_id: int) -> None:
+        channel = self.bot.get_partial_messageable(int(self.channel))
+        await channel.get_partial_message(message_id).delete()
 
 
 class ReplyPost(ChannelPost):
@@ -183,13 +185,9 @@ class ReplyPost(ChannelPost):
         sent = await self.followup.send(self.content or "", wait=True, **kwargs)
         return str(sent.id)
 
-    async def discard(self, message_id: str) -> None:
+    async def _delete(self, message_id: int) -> None:
         """A follow-up is the interaction's webhook's message: deleted through it."""
-        try:
-            await self.followup.delete_message(int(message_id))
-        except discord.HTTPException as exc:
-            log.info("channel=%s second copy %s not deleted (HTTP %s)", self.channel,
-                     message_id, exc.status)
+        await self.followup.delete_message(message_id)
 
 
 async def find_marked(bot: Bot, channel: str, marker: str, since: float) -> str | None:
